@@ -1,0 +1,58 @@
+# The README's commands. Everything runs inside .venv, made from requirements/lock.txt.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
+LINTED := gamelib tests bench
+
+.PHONY: help install analysis test lint lab bench lock clean
+
+help:
+	@echo "make analysis  - set up .venv and execute every notebook in place"
+	@echo "make test      - set up .venv, lint, type-check, run unit, property and notebook tests"
+	@echo "make lab       - open JupyterLab on notebooks/"
+	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
+	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "gamelib needs Python 3.11+"'
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+analysis: $(STAMP)
+	@for nb in $(NOTEBOOKS); do \
+		echo "executing $$nb"; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
+	done
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy gamelib
+
+test: lint
+	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m bench
+
+lock: $(BIN)/python
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
+		--extra dev --extra dask -o requirements/lock.txt pyproject.toml
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

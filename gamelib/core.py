@@ -1,0 +1,287 @@
+"""The one protocol every gamelib game speaks, its result type, errors and seeding helpers.
+
+A game is a frozen config dataclass plus a mutable state.  The state answers the same small
+set of questions for every game (whose turn, legal moves, apply a move, is it over, result,
+what a seat may see), so players, the simulation runner and the records never need to know
+which game they are driving.  Chance is explicit: a state draws every random outcome through
+a :class:`Chance` object that either uses a seeded RNG and logs what it drew, or replays a log,
+so a game is fully determined by (config, seed, players) and can be replayed from its record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+Seat = int
+Move = Hashable
+
+#: ``current_player()`` of a state whose game is over.
+TERMINAL: Seat = -1
+
+
+class GamelibError(ValueError):
+    """Base of every error gamelib raises on bad input."""
+
+
+class ConfigError(GamelibError):
+    """A game configuration that cannot be played (unknown setup, impossible deck or grid)."""
+
+
+class IllegalMoveError(GamelibError):
+    """A move that is not among the legal moves of the state it was applied to."""
+
+
+class RecordError(GamelibError):
+    """A game record that is corrupt or does not match the game it claims to describe."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The structured result of one finished game, ready to become one table row.
+
+    ``winners`` lists the winning seats: one seat for an outright win, several for a shared win,
+    none for a draw (or, in a solitaire game, a loss).  ``scores`` has one entry per seat.
+    ``counters`` are flat per-game numbers (ints or floats) that become columns; ``details`` holds
+    structured extras (per-turn lists and the like) that do not fit one cell.
+    """
+
+    winners: tuple[Seat, ...]
+    scores: tuple[float, ...]
+    reason: str
+    turns: int
+    counters: Mapping[str, int | float] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_players(self) -> int:
+        """How many seats the game had."""
+        return len(self.scores)
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won outright (no winner, or a shared win)."""
+        return len(self.winners) != 1
+
+    def row(self) -> dict[str, Any]:
+        """Flatten to one tidy row: winner, reason, turns, per-seat scores, counters."""
+        out: dict[str, Any] = {
+            "winner": self.winners[0] if len(self.winners) == 1 else -1,
+            "n_winners": len(self.winners),
+            "reason": self.reason,
+            "turns": self.turns,
+        }
+        for seat, score in enumerate(self.scores):
+            out[f"score_{seat}"] = score
+        out.update(self.counters)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the ``outcome`` part of a game record)."""
+        return {
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "turns": self.turns,
+            "counters": dict(self.counters),
+            "details": _jsonable(dict(self.details)),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Chance:
+    """Every random outcome of a game, drawn from a seeded RNG and logged, or replayed from a log.
+
+    A state calls :meth:`shuffle` (the only chance primitive card games need) and gets a new
+    order of the items.  In live play the order comes from ``rng`` and is appended to ``log``;
+    in replay it comes, in order, from the log of a record and is checked to be a permutation.
+    """
+
+    __slots__ = ("_replay", "_rng", "log")
+
+    def __init__(self, rng: random.Random | None, replay: Sequence[Any] | None = None) -> None:
+        self._rng = rng
+        self._replay = list(replay) if replay is not None else None
+        self.log: list[list[Any]] = []
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        """Return the items in a new random order, logging (or replaying) that order."""
+        if self._replay is None:
+            if self._rng is None:
+                raise RecordError("a chance event happened but no RNG and no chance log were given")
+            order = list(items)
+            self._rng.shuffle(order)
+        else:
+            if not self._replay:
+                raise RecordError("the record's chance log ran out before the game did")
+            order = list(self._replay.pop(0))
+            if sorted(map(repr, order)) != sorted(map(repr, items)):
+                raise RecordError(
+                    f"a recorded shuffle {order!r} is not a reordering of the cards "
+                    f"being shuffled {list(items)!r}"
+                )
+        self.log.append(order)
+        return order
+
+    def unused(self) -> int:
+        """How many replayed chance outcomes were never asked for (0 in live play)."""
+        return len(self._replay) if self._replay is not None else 0
+
+
+class State(ABC):
+    """The mutable position of one game; every game's state answers these questions."""
+
+    config: Any
+
+    @abstractmethod
+    def current_player(self) -> Seat:
+        """The seat that makes the next decision, or ``TERMINAL`` when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every move the current player may make now; never empty while the game runs."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Make ``move``; raises :class:`IllegalMoveError` if it is not legal."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of the finished game."""
+
+    @abstractmethod
+    def observation(self, seat: Seat) -> Any:
+        """Exactly what ``seat`` may see now (the state itself in a perfect-information game)."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (for search players)."""
+
+    @property
+    @abstractmethod
+    def n_players(self) -> int:
+        """How many seats the game has."""
+
+    @abstractmethod
+    def start(self) -> dict[str, Any]:
+        """The starting arrangement as JSON data (what a record stores to rebuild the game)."""
+
+    @property
+    @abstractmethod
+    def chance(self) -> Chance:
+        """The chance source of this game (its log holds every shuffle after the start)."""
+
+    @abstractmethod
+    def move_to_json(self, move: Move) -> Any:
+        """A move as JSON data, in the words of the rules (used by records)."""
+
+    @abstractmethod
+    def move_from_json(self, data: Any) -> Move:
+        """Inverse of :meth:`move_to_json`; raises :class:`RecordError` on malformed data."""
+
+
+class Player(Protocol):
+    """A player: sees an observation and the legal moves, returns one of them."""
+
+    def __call__(self, observation: Any, legal: Sequence[Move], rng: random.Random) -> Move: ...
+
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its name, config type, setups, state factories and named players."""
+
+    name: str
+    config_type: type
+    new_state: Callable[[Any, random.Random], State]
+    state_from_start: Callable[[Any, Mapping[str, Any], Sequence[Any]], State]
+    players: Mapping[str, Callable[..., Player]]
+    setups: Mapping[str, Any] = field(default_factory=dict)
+
+    def config(self, setup: str | None = None, /, **overrides: Any) -> Any:
+        """A config from a named setup (or the defaults) with fields overridden."""
+        if setup is None:
+            base = self.config_type()
+        elif setup in self.setups:
+            base = self.setups[setup]
+        else:
+            raise ConfigError(
+                f"unknown {self.name} setup {setup!r}; known setups: {', '.join(self.setups)}"
+            )
+        return replace_config(base, **overrides)
+
+    def player(self, spec: str | Player) -> Player:
+        """A player by name (``'random'``, ``'greedy'``, …) or a callable passed through."""
+        if callable(spec):
+            return spec
+        name, _, arg = spec.partition(":")
+        if name not in self.players:
+            raise ConfigError(
+                f"unknown {self.name} player {spec!r}; known players: {', '.join(self.players)}"
+            )
+        factory = self.players[name]
+        return factory(arg) if arg else factory()
+
+
+def replace_config(config: C, **overrides: Any) -> C:
+    """A copy of a config dataclass with fields replaced; unknown fields are refused by name."""
+    names = {f.name for f in dataclasses.fields(config)}  # type: ignore[arg-type]
+    unknown = sorted(set(overrides) - names)
+    if unknown:
+        raise ConfigError(
+            f"unknown config field(s) {', '.join(unknown)} for {type(config).__name__}; "
+            f"fields are: {', '.join(sorted(names))}"
+        )
+    try:
+        return dataclasses.replace(config, **overrides)  # type: ignore[type-var]
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, GamelibError):
+            raise
+        raise ConfigError(str(exc)) from exc
+
+
+def config_to_json(config: Any) -> dict[str, Any]:
+    """A config dataclass as JSON data (tuples become lists)."""
+    return {str(k): _jsonable(v) for k, v in dataclasses.asdict(config).items()}
+
+
+# --- seeding -------------------------------------------------------------------------------
+
+
+def game_seeds(seed: int, n_games: int, start: int = 0) -> list[int]:
+    """The per-game seeds of a run: game ``i`` always gets the same seed, whatever the batch.
+
+    Derived with :class:`numpy.random.SeedSequence` so neighbouring games are independent; the
+    first k seeds of a long run equal the seeds of a k-game run.
+    """
+    root = np.random.SeedSequence(seed)
+    return [
+        int(np.random.SeedSequence(root.entropy, spawn_key=(i,)).generate_state(1, np.uint64)[0])
+        for i in range(start, start + n_games)
+    ]
+
+
+def game_rngs(game_seed: int, n_players: int) -> tuple[random.Random, list[random.Random]]:
+    """The chance RNG and one RNG per seat of one game, all derived from its seed."""
+    children = np.random.SeedSequence(game_seed).spawn(n_players + 1)
+    rngs = [random.Random(int(c.generate_state(1, np.uint64)[0])) for c in children]
+    return rngs[0], rngs[1:]

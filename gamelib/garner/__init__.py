@@ -1,0 +1,44 @@
+"""Garner: a two-player abstract card game on a grid of stacks (Michael Amundsen, 2021)."""
+
+from gamelib.core import Game
+from gamelib.garner.players import PLAYERS, CautiousPlayer, GreedyPlayer, random_player
+from gamelib.garner.rules import (
+    SETUPS,
+    Card,
+    Collect,
+    GarnerConfig,
+    GarnerState,
+    LeaveBehind,
+    Lift,
+    Place,
+    custom,
+    new_state,
+    state_from_start,
+)
+
+GARNER = Game(
+    name="garner",
+    config_type=GarnerConfig,
+    new_state=new_state,
+    state_from_start=state_from_start,
+    players=PLAYERS,
+    setups=SETUPS,
+)
+
+__all__ = [
+    "GARNER",
+    "SETUPS",
+    "Card",
+    "CautiousPlayer",
+    "Collect",
+    "GarnerConfig",
+    "GarnerState",
+    "GreedyPlayer",
+    "LeaveBehind",
+    "Lift",
+    "Place",
+    "custom",
+    "new_state",
+    "random_player",
+    "state_from_start",
+]

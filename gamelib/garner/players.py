@@ -1,0 +1,329 @@
+"""Garner players: random, greedy and cautious.
+
+* **random** — uniform over the legal options at every decision (lift, each placement, collect,
+  leave-behind). The baseline every study compares against.
+* **greedy** — plans one turn to collect as much as it can *now*. Each card is worth its suit's
+  weight while the suit is still open and a tenth of that once either player holds a majority of
+  the suit (more cards would not change who wins it); a collection that the never-exactly-6 rule
+  would cut short counts one card less. For every liftable number group it estimates the best
+  collection afterwards: the suit groups left standing, or a lifted card placed next to top-layer
+  cards of its own suit so that it joins (and bridges) them. The estimate is local — it looks at
+  the lifted sites and their neighbours instead of re-flooding the whole layout for every option,
+  which keeps the player fast — and it places the other lifted cards where they cannot spoil the
+  plan (not above the top layer, not on the group it means to collect). The collect decision
+  itself is exact: the most valuable suit group in the layout as it stands. Ties are broken at
+  random with the player's own RNG.
+* **cautious** — greedy, but among the lifts greedy rates best (up to ``width`` of them) it plays
+  each planned turn out on a copy and keeps the one that leaves the opponent the smallest best
+  collection (by the same estimate, from the opponent's side).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gamelib.core import Move, Player
+from gamelib.garner.rules import (
+    COLLECT,
+    LEAVE,
+    LIFT,
+    PLACE,
+    Collect,
+    GarnerState,
+    Lift,
+    Place,
+    Site,
+)
+
+DECIDED_SUIT_FACTOR = 0.1
+
+
+def random_player(observation: object, legal: Sequence[Move], rng: random.Random) -> Move:
+    """Uniform over the legal options."""
+    return legal[rng.randrange(len(legal))]
+
+
+def suit_values(state: GarnerState, seat: int) -> list[float]:
+    """What one more card of each suit is worth to ``seat``: the suit's weight while it is open."""
+    mine, theirs = state.piles[seat], state.piles[1 - seat]
+    out = []
+    for u, (w, total) in enumerate(zip(state.config.weights, state.t.suit_total, strict=True)):
+        decided = 2 * mine[u] > total or 2 * theirs[u] > total
+        out.append(w * DECIDED_SUIT_FACTOR if decided else float(w))
+    return out
+
+
+def collect_value(state: GarnerState, seat: int, suit: int, count: int, sv: Sequence[float]) -> float:
+    """The worth of collecting ``count`` cards of ``suit`` now (never-exactly-6 cuts one)."""
+    fps = state.config.forbidden_pile_size
+    if fps is not None and state.piles[seat][suit] + count == fps:
+        count -= 1
+    return count * sv[suit]
+
+
+@dataclass
+class _Plan:
+    turn: int
+    lift: tuple[Site, ...]
+    card_index: int  # which lifted card goes to target (-1: none)
+    target: Site
+    avoid: frozenset[Site]
+    value: float
+
+
+class _Components:
+    """The top layer's suit groups: a label per site and each label's suit, count and sites."""
+
+    __slots__ = ("count", "label", "sites", "suit")
+
+    def __init__(self, state: GarnerState) -> None:
+        groups = state.groups(state.t.suit_of)
+        n = len(state.stacks)
+        self.label = [-1] * n
+        self.suit: list[int] = []
+        self.count: list[int] = []
+        self.sites = groups
+        suit_of = state.t.suit_of
+        stacks = state.stacks
+        for i, g in enumerate(groups):
+            for s in g:
+                self.label[s] = i
+            self.suit.append(suit_of[stacks[g[0]][-1]])
+            self.count.append(len(g))
+
+
+def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list[_Plan]:
+    """Greedy's estimate, for every legal lift, of the best collection it leads to this turn."""
+    t = state.t
+    stacks = state.stacks
+    suit_of = t.suit_of
+    adj = t.adj
+    sv = suit_values(state, seat)
+    comps = _Components(state)
+    label = comps.label
+    level = state.config.top_layer == "level"
+    heights = [len(st) for st in stacks]
+    top = max(heights)
+    n_top = sum(1 for h in heights if h == top)
+    plans = []
+    for mv in legal:
+        lift: tuple[Site, ...] = mv.sites  # type: ignore[attr-defined]
+        lifted = set(lift)
+        if level and len(lift) == n_top:
+            plans.append(_exact_after_lift(state, seat, lift, sv))
+            continue
+        # suit groups left standing, less the lifted cards they lose
+        lost: dict[int, int] = {}
+        for s in lift:
+            lab = label[s]
+            if lab >= 0:
+                lost[lab] = lost.get(lab, 0) + 1
+        best = 0.0
+        best_lab = -1
+        for lab, cnt in enumerate(comps.count):
+            v = collect_value(state, seat, comps.suit[lab], cnt - lost.get(lab, 0), sv)
+            if v > best:
+                best, best_lab = v, lab
+        plan = _Plan(
+            state.turns,
+            lift,
+            -1,
+            -1,
+            frozenset(comps.sites[best_lab]) if best_lab >= 0 else frozenset(),
+            best,
+        )
+        # surface reading: the cards uncovered by the lift join the top layer
+        if not level:
+            for s in lift:
+                if heights[s] >= 2:
+                    u = suit_of[stacks[s][-2]]
+                    v, joined = _join(state, seat, s, u, lifted, comps, sv, adj)
+                    if v > plan.value:
+                        plan = _Plan(state.turns, lift, -1, -1, frozenset(joined), v)
+        # a lifted card placed so that it joins top-layer cards of its suit
+        for i, origin in enumerate(lift):
+            u = suit_of[stacks[origin][-1]]
+            for s in t.targets[origin]:
+                if level and not (heights[s] == top - 1 or s in lifted):
+                    continue
+                v, joined = _join(state, seat, s, u, lifted, comps, sv, adj)
+                if v > plan.value:
+                    plan = _Plan(state.turns, lift, i, s, frozenset(joined), v)
+        plans.append(plan)
+    return plans
+
+
+def _join(
+    state: GarnerState,
+    seat: int,
+    site: Site,
+    suit: int,
+    lifted: set[Site],
+    comps: _Components,
+    sv: Sequence[float],
+    adj: Sequence[Sequence[Site]],
+) -> tuple[float, list[Site]]:
+    """Value of a new top card of ``suit`` on ``site``, merged with neighbouring groups."""
+    labs = set()
+    for nb in adj[site]:
+        if nb not in lifted:
+            lab = comps.label[nb]
+            if lab >= 0 and comps.suit[lab] == suit:
+                labs.add(lab)
+    count = 1
+    joined = [site]
+    for lab in labs:
+        sites = comps.sites[lab]
+        count += len(sites) - sum(1 for s in sites if s in lifted or s == site)
+        joined += sites
+    return collect_value(state, seat, suit, count, sv), joined
+
+
+def _exact_after_lift(
+    state: GarnerState, seat: int, lift: tuple[Site, ...], sv: Sequence[float]
+) -> _Plan:
+    """When a lift empties the top level, flood the new top layer exactly (a rare case)."""
+    trial = state.clone()
+    trial.apply(Lift(lift))
+    # judge the layout with the lifted cards off it: where they land comes after
+    saved = trial.stacks
+    best = 0.0
+    avoid: frozenset[Site] = frozenset()
+    suit_of = state.t.suit_of
+    for g in trial.groups(suit_of):
+        v = collect_value(state, seat, suit_of[saved[g[0]][-1]], len(g), sv)
+        if v > best:
+            best, avoid = v, frozenset(g)
+    return _Plan(state.turns, lift, -1, -1, avoid, best)
+
+
+def _best(options: Sequence[Move], values: Sequence[float], rng: random.Random) -> Move:
+    top = max(values)
+    tied = [o for o, v in zip(options, values, strict=True) if v >= top - 1e-9]
+    return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+
+class GreedyPlayer:
+    """Maximises what it collects this turn, weighted towards suits it can still win."""
+
+    __name__ = "greedy"
+
+    def __init__(self) -> None:
+        self._plan: _Plan | None = None
+
+    def __call__(self, state: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
+        """Choose one decision of the current turn."""
+        phase = state.phase
+        seat = state.to_move
+        if phase == LIFT:
+            plans = evaluate_lifts(state, seat, legal)
+            plan = self._choose(state, seat, plans, rng)
+            self._plan = plan
+            return Lift(plan.lift)
+        if phase == PLACE:
+            return self._place(state, legal, rng)
+        if phase == COLLECT:
+            return self._collect(state, seat, legal, rng)
+        if phase == LEAVE:
+            return legal[0]
+        raise ValueError(f"greedy was asked to move in phase {state.decision}")
+
+    def _choose(
+        self, state: GarnerState, seat: int, plans: list[_Plan], rng: random.Random
+    ) -> _Plan:
+        top = max(p.value for p in plans)
+        tied = [p for p in plans if p.value >= top - 1e-9]
+        return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+    def _place(self, state: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
+        plan = self._plan
+        i = len(state.placed)
+        if plan is not None and plan.turn == state.turns:
+            if plan.card_index == i and Place(plan.target) in legal:
+                return Place(plan.target)
+            reserved = plan.target if plan.card_index > i else -1
+            avoid = plan.avoid
+        else:
+            reserved, avoid = -1, frozenset()
+        stacks = state.stacks
+        top = max(map(len, stacks))
+        level = state.config.top_layer == "level"
+        safe = [
+            m
+            for m in legal
+            if (s := m.site) != reserved  # type: ignore[attr-defined]
+            and s not in avoid
+            and (not level or len(stacks[s]) < top or top == 0)
+        ]
+        pool = safe or legal
+        return pool[rng.randrange(len(pool))]
+
+    def _collect(
+        self, state: GarnerState, seat: int, legal: Sequence[Move], rng: random.Random
+    ) -> Move:
+        sv = suit_values(state, seat)
+        suit_of = state.t.suit_of
+        stacks = state.stacks
+        values = [
+            collect_value(state, seat, suit_of[stacks[m.sites[0]][-1]], len(m.sites), sv)  # type: ignore[attr-defined]
+            for m in legal
+        ]
+        return _best(legal, values, rng)
+
+
+class CautiousPlayer(GreedyPlayer):
+    """Greedy, but among its best options leaves the opponent the smallest best collection."""
+
+    __name__ = "cautious"
+
+    def __init__(self, width: int = 4) -> None:
+        super().__init__()
+        self.width = width
+
+    def _choose(
+        self, state: GarnerState, seat: int, plans: list[_Plan], rng: random.Random
+    ) -> _Plan:
+        top = max(p.value for p in plans)
+        tied = [p for p in plans if p.value >= top - 1e-9]
+        if len(tied) > self.width:
+            tied = rng.sample(tied, self.width)
+        if len(tied) == 1:
+            return tied[0]
+        scored = []
+        for plan in tied:
+            trial = state.clone()
+            follow = GreedyPlayer()
+            follow._plan = plan
+            trial.apply(Lift(plan.lift))
+            while trial.phase in (PLACE, COLLECT, LEAVE) and trial.to_move == seat:
+                legal = trial.legal_moves()
+                trial.apply(follow(trial, legal, rng))
+            if trial.is_over():
+                reply = 0.0
+            else:
+                opp_legal = trial.legal_moves()
+                reply = max(p.value for p in evaluate_lifts(trial, 1 - seat, opp_legal))
+            scored.append((reply, plan))
+        low = min(r for r, _ in scored)
+        best = [p for r, p in scored if r <= low + 1e-9]
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def greedy() -> Player:
+    """A fresh greedy player."""
+    return GreedyPlayer()
+
+
+def cautious(width: str | int = 4) -> Player:
+    """A fresh cautious player; ``cautious:N`` looks at up to N tied best lifts."""
+    return CautiousPlayer(int(width))
+
+
+def random_() -> Player:
+    """The random player."""
+    return random_player
+
+
+PLAYERS = {"random": random_, "greedy": greedy, "cautious": cautious}

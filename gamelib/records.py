@@ -1,0 +1,204 @@
+"""Playing one seeded game, and game records: write, read and replay them move by move.
+
+A record is one JSON object (one line of a ``.jsonl`` file), readable without gamelib:
+
+* ``format`` — ``"gamelib-record/1"``; ``game``; ``gamelib_version``
+* ``config`` — every config field; ``seed`` — the game's own seed; ``players`` — names per seat
+* ``start`` — the starting arrangement (for Garner: ``layout``, each site's stack bottom to top
+  as ``[suit, number]`` pairs, sites numbered ``row * cols + col``)
+* ``moves`` — every decision in order, ``{"seat": s, "move": …}`` with the move in the game's
+  own words (Garner: ``{"lift": [sites]}``, ``{"place": site}``, ``{"collect": [sites]}``,
+  ``{"leave": site}``)
+* ``chance`` — every chance outcome after the start, in order (each a shuffled order)
+* ``outcome`` — winners, scores, reason, turns, counters, details
+
+:func:`replay` rebuilds the start, applies every move (refusing an illegal one by its index)
+and checks the final outcome equals the recorded one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamelib import __version__
+from gamelib.core import (
+    ConfigError,
+    Game,
+    GamelibError,
+    Outcome,
+    Player,
+    RecordError,
+    State,
+    config_to_json,
+    game_rngs,
+)
+
+RECORD_FORMAT = "gamelib-record/1"
+
+
+@dataclass
+class PlayedGame:
+    """One finished game: its final state, outcome, decision statistics and (optionally) record."""
+
+    state: State
+    outcome: Outcome
+    decisions: int
+    options: int
+    multi_option: int
+    record: dict[str, Any] | None = field(default=None)
+
+
+def play_game(
+    game: Game,
+    config: Any,
+    players: Sequence[str | Player],
+    seed: int,
+    *,
+    record: bool = False,
+) -> PlayedGame:
+    """Play one game from (config, seed, players); the same three always give the same game."""
+    chance_rng, seat_rngs = game_rngs(seed, len(players))
+    state = game.new_state(config, chance_rng)
+    if len(players) != state.n_players:
+        raise ConfigError(
+            f"{game.name} needs {state.n_players} players, got {len(players)}: {list(players)}"
+        )
+    agents = [game.player(p) for p in players]
+    start = state.start() if record else None
+    moves: list[dict[str, Any]] = []
+    decisions = options = multi = 0
+    while not state.is_over():
+        seat = state.current_player()
+        legal = state.legal_moves()
+        n = len(legal)
+        decisions += 1
+        options += n
+        if n > 1:
+            multi += 1
+        move = agents[seat](state.observation(seat), legal, seat_rngs[seat])
+        state.apply(move)
+        if record:
+            moves.append({"seat": seat, "move": state.move_to_json(move)})
+    outcome = state.outcome()
+    rec = None
+    if record:
+        rec = {
+            "format": RECORD_FORMAT,
+            "game": game.name,
+            "gamelib_version": __version__,
+            "config": config_to_json(config),
+            "seed": seed,
+            "players": [p if isinstance(p, str) else getattr(p, "__name__", repr(p)) for p in players],
+            "start": start,
+            "moves": moves,
+            "chance": state.chance.log,
+            "outcome": outcome.to_json(),
+        }
+    return PlayedGame(state, outcome, decisions, options, multi, rec)
+
+
+def config_from_json(game: Game, data: Mapping[str, Any]) -> Any:
+    """Rebuild a config from a record's ``config`` object (lists become tuples)."""
+    if not isinstance(data, Mapping):
+        raise RecordError(f"the record's config must be an object, got {type(data).__name__}")
+    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    try:
+        return game.config(None, **fields)
+    except ConfigError as exc:
+        raise RecordError(f"the record's config is not a valid {game.name} config: {exc}") from exc
+
+
+def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -> PlayedGame:
+    """Replay a record move by move; the final state and outcome must equal the recorded ones."""
+    if games is None:
+        from gamelib.registry import GAMES
+
+        games = GAMES
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in ("format", "game", "config", "start", "moves", "outcome") if k not in record]
+    if missing:
+        raise RecordError(f"the record lacks {', '.join(missing)}")
+    if record["format"] != RECORD_FORMAT:
+        raise RecordError(f"unknown record format {record['format']!r}; expected {RECORD_FORMAT!r}")
+    name = record["game"]
+    if name not in games:
+        raise RecordError(f"the record is of unknown game {name!r}; known: {', '.join(games)}")
+    game = games[name]
+    config = config_from_json(game, record["config"])
+    state = game.state_from_start(config, record["start"], list(record.get("chance", [])))
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise RecordError("the record's moves must be a list")
+    decisions = options = multi = 0
+    for i, entry in enumerate(moves):
+        if state.is_over():
+            raise RecordError(f"move {i} comes after the game is over ({len(moves)} moves recorded)")
+        try:
+            seat, data = entry["seat"], entry["move"]
+        except (TypeError, KeyError) as exc:
+            raise RecordError(f"move {i} is malformed: {entry!r}") from exc
+        if seat != state.current_player():
+            raise RecordError(f"move {i} is by seat {seat}, but seat {state.current_player()} is to move")
+        legal = state.legal_moves()
+        decisions += 1
+        options += len(legal)
+        multi += len(legal) > 1
+        try:
+            state.apply(state.move_from_json(data))
+        except GamelibError as exc:
+            raise RecordError(f"move {i} ({data!r}) cannot be replayed: {exc}") from exc
+    if not state.is_over():
+        raise RecordError(f"the record ends after {len(moves)} moves but the game is not over")
+    if state.chance.unused():
+        raise RecordError(f"{state.chance.unused()} recorded chance outcomes were never used")
+    outcome = state.outcome()
+    if not _same_json(outcome.to_json(), record["outcome"]):
+        raise RecordError(
+            f"replaying the moves gives outcome {outcome.to_json()!r}, "
+            f"but the record says {record['outcome']!r}"
+        )
+    return PlayedGame(state, outcome, decisions, options, int(multi), dict(record))
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, int | float) and isinstance(b, int | float) and math.isclose(a, b)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def write_records(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
+    """Append records to a JSON-lines file, one game per line; returns how many were written."""
+    n = 0
+    with Path(path).open("a", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            n += 1
+    return n
+
+
+def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Read a JSON-lines record file; a line that is not JSON is refused with its line number."""
+    with Path(path).open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"{path}:{lineno}: not a JSON record ({exc.msg})") from exc
+
+
+def random_seed() -> int:
+    """A fresh seed for exploratory play (recorded, so the game can still be replayed)."""
+    return random.SystemRandom().randrange(2**63)

@@ -1,0 +1,16 @@
+"""The games gamelib knows, by name."""
+
+from __future__ import annotations
+
+from gamelib.core import ConfigError, Game
+from gamelib.garner import GARNER
+
+GAMES: dict[str, Game] = {GARNER.name: GARNER}
+
+
+def get_game(name: str) -> Game:
+    """A game by name; an unknown name is refused with the list of known ones."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
