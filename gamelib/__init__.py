@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-from gamelib.core import (  # noqa: E402
+from gamelib.core import (
     TERMINAL,
     ConfigError,
     GamelibError,
@@ -10,8 +10,8 @@ from gamelib.core import (  # noqa: E402
     Outcome,
     RecordError,
 )
-from gamelib.records import play_game, read_records, replay, write_records  # noqa: E402
-from gamelib.registry import GAMES, get_game  # noqa: E402
+from gamelib.records import play_game, read_records, replay, write_records
+from gamelib.registry import GAMES, get_game
 
 __all__ = [
     "GAMES",

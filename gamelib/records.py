@@ -94,7 +94,9 @@ def play_game(
             "gamelib_version": __version__,
             "config": config_to_json(config),
             "seed": seed,
-            "players": [p if isinstance(p, str) else getattr(p, "__name__", repr(p)) for p in players],
+            "players": [
+                p if isinstance(p, str) else getattr(p, "__name__", repr(p)) for p in players
+            ],
             "start": start,
             "moves": moves,
             "chance": state.chance.log,
@@ -122,7 +124,9 @@ def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -
         games = GAMES
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
-    missing = [k for k in ("format", "game", "config", "start", "moves", "outcome") if k not in record]
+    missing = [
+        k for k in ("format", "game", "config", "start", "moves", "outcome") if k not in record
+    ]
     if missing:
         raise RecordError(f"the record lacks {', '.join(missing)}")
     if record["format"] != RECORD_FORMAT:
@@ -139,13 +143,17 @@ def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -
     decisions = options = multi = 0
     for i, entry in enumerate(moves):
         if state.is_over():
-            raise RecordError(f"move {i} comes after the game is over ({len(moves)} moves recorded)")
+            raise RecordError(
+                f"move {i} comes after the game is over ({len(moves)} moves recorded)"
+            )
         try:
             seat, data = entry["seat"], entry["move"]
         except (TypeError, KeyError) as exc:
             raise RecordError(f"move {i} is malformed: {entry!r}") from exc
         if seat != state.current_player():
-            raise RecordError(f"move {i} is by seat {seat}, but seat {state.current_player()} is to move")
+            raise RecordError(
+                f"move {i} is by seat {seat}, but seat {state.current_player()} is to move"
+            )
         legal = state.legal_moves()
         decisions += 1
         options += len(legal)

@@ -30,7 +30,6 @@ from gamelib.garner.rules import (
     LEAVE,
     LIFT,
     PLACE,
-    Collect,
     GarnerState,
     Lift,
     Place,
@@ -55,7 +54,9 @@ def suit_values(state: GarnerState, seat: int) -> list[float]:
     return out
 
 
-def collect_value(state: GarnerState, seat: int, suit: int, count: int, sv: Sequence[float]) -> float:
+def collect_value(
+    state: GarnerState, seat: int, suit: int, count: int, sv: Sequence[float]
+) -> float:
     """The worth of collecting ``count`` cards of ``suit`` now (never-exactly-6 cuts one)."""
     fps = state.config.forbidden_pile_size
     if fps is not None and state.piles[seat][suit] + count == fps:
@@ -213,8 +214,9 @@ class GreedyPlayer:
     def __init__(self) -> None:
         self._plan: _Plan | None = None
 
-    def __call__(self, state: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
+    def __call__(self, observation: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
         """Choose one decision of the current turn."""
+        state = observation
         phase = state.phase
         seat = state.to_move
         if phase == LIFT:

@@ -62,7 +62,9 @@ class GarnerConfig:
     def __post_init__(self) -> None:
         sizes = self.suit_sizes
         if not isinstance(sizes, tuple) or not sizes or not all(_is_pos_int(n) for n in sizes):
-            raise ConfigError(f"suit_sizes must be a non-empty tuple of positive ints, got {sizes!r}")
+            raise ConfigError(
+                f"suit_sizes must be a non-empty tuple of positive ints, got {sizes!r}"
+            )
         for name in ("rows", "cols", "height", "max_turns"):
             if not _is_pos_int(getattr(self, name)):
                 raise ConfigError(f"{name} must be a positive int, got {getattr(self, name)!r}")
@@ -118,8 +120,10 @@ SETUPS: dict[str, GarnerConfig] = {
 }
 
 
-def custom(suits: int, numbers: int, rows: int, cols: int, height: int, **rules: Any) -> GarnerConfig:
-    """A custom setup: ``suits × numbers`` cards dealt onto ``rows × cols`` stacks ``height`` high."""
+def custom(
+    suits: int, numbers: int, rows: int, cols: int, height: int, **rules: Any
+) -> GarnerConfig:
+    """A custom setup: ``suits × numbers`` cards on ``rows × cols`` stacks ``height`` high."""
     if not _is_pos_int(suits) or not _is_pos_int(numbers):
         raise ConfigError(f"suits and numbers must be positive ints, got {suits!r} × {numbers!r}")
     return GarnerConfig((numbers,) * suits, rows, cols, height, **rules)
@@ -376,9 +380,7 @@ class GarnerState(State):
             mine.append(card)
         self.collected_per_turn.append(len(sites))
         self.turns += 1
-        if not any(stacks):
-            self.phase = OVER
-        elif self.turns >= self.config.max_turns:
+        if not any(stacks) or self.turns >= self.config.max_turns:
             self.phase = OVER
         else:
             self.phase = LIFT
@@ -588,7 +590,9 @@ def state_from_start(
         layout = start["layout"]
         stacks = [[index[(int(u), int(n))] for u, n in site] for site in layout]
     except KeyError as exc:
-        raise RecordError(f"the starting layout names a card or field that does not exist: {exc}")
+        raise RecordError(
+            f"the starting layout names a card or field that does not exist: {exc}"
+        ) from exc
     except (TypeError, ValueError) as exc:
         raise RecordError(f"malformed starting layout: {exc}") from exc
     if len(stacks) != config.rows * config.cols:
@@ -602,3 +606,35 @@ def state_from_start(
     if flat != list(range(len(t.suit_of))):
         raise RecordError("the starting layout does not hold every card of the deck exactly once")
     return GarnerState(config, stacks, Chance(None, replay=chance_log))
+
+
+def from_layout(
+    config: GarnerConfig,
+    layout: Sequence[Sequence[tuple[int, int]]],
+    *,
+    piles: Sequence[Sequence[int]] | None = None,
+    to_move: Seat = 0,
+) -> GarnerState:
+    """A position built by hand: stacks of (suit, number) cards, bottom to top, any heights.
+
+    For worked examples and tests; the cards need not be the whole deck, but each must exist
+    and appear once.  ``piles[seat][suit]`` sets how many cards each scoring pile holds.
+    """
+    t = _tables(config)
+    index = {(u, n): c for c, (u, n) in enumerate(zip(t.suit_of, t.number_of, strict=True))}
+    if len(layout) != config.rows * config.cols:
+        raise ConfigError(
+            f"a layout for a {config.rows}×{config.cols} grid needs {t.n_sites} stacks"
+        )
+    try:
+        stacks = [[index[(u, n)] for u, n in site] for site in layout]
+    except KeyError as exc:
+        raise ConfigError(f"card {exc} is not in this config's deck") from None
+    flat = [c for st in stacks for c in st]
+    if len(set(flat)) != len(flat):
+        raise ConfigError("a card appears twice in the layout")
+    state = GarnerState(config, stacks, Chance(None, replay=()))
+    if piles is not None:
+        state.piles = [list(p) for p in piles]
+    state.to_move = to_move
+    return state
