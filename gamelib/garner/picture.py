@@ -1,0 +1,132 @@
+"""A picture of a Garner position: every stack level by level, top layer outlined, both piles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
+
+from gamelib.garner.rules import GarnerState
+
+SUIT_LETTERS = "ABCDEFGHIJ"
+SUIT_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3")
+
+
+def suit_label(suit: int) -> str:
+    """The letter a picture uses for a suit (A for suit 0, B for suit 1, …)."""
+    return SUIT_LETTERS[suit] if suit < len(SUIT_LETTERS) else str(suit)
+
+
+def draw(state: GarnerState, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Draw the layout (each card as suit letter + number, bottom to top), the top layer
+    outlined in black, the cards waiting to be placed, and both scoring piles by suit."""
+    cfg = state.config
+    t = state.t
+    rows, cols = cfg.rows, cfg.cols
+    levels = max(cfg.height, max(map(len, state.stacks)), 1)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.3 * cols + 1.5, 1.3 * rows + 1.6))
+    top = set(state.top_sites())
+    card_h = 0.84 / levels
+    for site, stack in enumerate(state.stacks):
+        r, c = divmod(site, cols)
+        x0, y0 = c, rows - 1 - r + 0.9  # (x0, y0 - 0.9) is the cell's bottom-left corner
+        ax.add_patch(
+            Rectangle((x0 + 0.04, y0 - 0.9 + 0.04), 0.92, 0.92, fill=False, ec="#bbbbbb", lw=0.8)
+        )
+        for level, card in enumerate(stack):
+            u, n = t.suit_of[card], t.number_of[card]
+            is_top = level == len(stack) - 1 and site in top
+            y = y0 - 0.9 + 0.08 + level * card_h
+            ax.add_patch(
+                Rectangle(
+                    (x0 + 0.12, y),
+                    0.76,
+                    card_h * 0.92,
+                    fc=SUIT_COLOURS[u % len(SUIT_COLOURS)],
+                    ec="black" if is_top else "white",
+                    lw=2.2 if is_top else 0.5,
+                    alpha=1.0 if is_top else 0.55,
+                    gid="top-card" if is_top else "card",
+                )
+            )
+            ax.text(
+                x0 + 0.5,
+                y + card_h * 0.46,
+                f"{suit_label(u)}{n}",
+                ha="center",
+                va="center",
+                fontsize=max(6.0, 11 - levels),
+                color="white" if is_top else "#222222",
+                fontweight="bold" if is_top else "normal",
+            )
+        ax.text(x0 + 0.06, y0 - 0.9 + 0.06, str(site), fontsize=6, color="#888888")
+    _draw_piles(ax, state, rows, cols)
+    ax.set_xlim(-0.1, cols + 0.1)
+    ax.set_ylim(-1.25, rows + 0.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title is None:
+        title = _default_title(state)
+    ax.set_title(title, fontsize=10)
+    return ax
+
+
+def _draw_piles(ax: Axes, state: GarnerState, rows: int, cols: int) -> None:
+    n_suits = state.config.n_suits
+    width = cols / (n_suits + 1)
+    for seat in (0, 1):
+        y = -0.45 - 0.5 * seat
+        ax.text(0.0, y + 0.2, f"seat {seat}", fontsize=8, va="center")
+        for u in range(n_suits):
+            count = state.piles[seat][u]
+            winner = state.suit_winner(u)
+            x = (u + 1) * width
+            ax.add_patch(
+                Rectangle(
+                    (x, y),
+                    width * 0.85,
+                    0.4,
+                    fc=SUIT_COLOURS[u % len(SUIT_COLOURS)],
+                    alpha=0.9 if winner == seat else 0.35,
+                    ec="none",
+                    gid="pile",
+                )
+            )
+            ax.text(
+                x + width * 0.42,
+                y + 0.2,
+                f"{suit_label(u)}: {count}",
+                ha="center",
+                va="center",
+                fontsize=8,
+            )
+
+
+def _default_title(state: GarnerState) -> str:
+    if state.is_over():
+        out = state.outcome()
+        who = f"seat {out.winners[0]} wins" if len(out.winners) == 1 else "draw"
+        return f"Garner — over after {state.turns} turns ({out.reason}): {who}"
+    lifted = ""
+    if state.lifted:
+        cards = ", ".join(
+            f"{suit_label(state.t.suit_of[c])}{state.t.number_of[c]}" for _, c in state.lifted
+        )
+        lifted = f" — to place: {cards}"
+    return f"Garner — turn {state.turns + 1}, seat {state.to_move} to {state.decision}{lifted}"
+
+
+def draw_many(states: list[GarnerState], titles: list[str] | None = None, **kw: Any) -> Any:
+    """Several positions side by side (one row of pictures); returns the figure."""
+    cfg = states[0].config
+    fig, axes = plt.subplots(
+        1, len(states), figsize=((1.3 * cfg.cols + 1) * len(states), 1.3 * cfg.rows + 1.8)
+    )
+    axes_list = list(axes) if len(states) > 1 else [axes]
+    for i, (s, ax) in enumerate(zip(states, axes_list, strict=True)):
+        draw(s, ax, title=titles[i] if titles else None, **kw)
+    fig.tight_layout()
+    return fig
