@@ -271,11 +271,13 @@ def game_seeds(seed: int, n_games: int, start: int = 0) -> list[int]:
     """The per-game seeds of a run: game ``i`` always gets the same seed, whatever the batch.
 
     Derived with :class:`numpy.random.SeedSequence` so neighbouring games are independent; the
-    first k seeds of a long run equal the seeds of a k-game run.
+    first k seeds of a long run equal the seeds of a k-game run.  Seeds are below 2**63 so a
+    table column holds them as int64 exactly.
     """
     root = np.random.SeedSequence(seed)
     return [
         int(np.random.SeedSequence(root.entropy, spawn_key=(i,)).generate_state(1, np.uint64)[0])
+        >> 1
         for i in range(start, start + n_games)
     ]
 

@@ -238,6 +238,16 @@ def _progress(total: int, enabled: bool, name: str) -> Any:
 
 
 def _tidy(table: pd.DataFrame) -> pd.DataFrame:
+    """Categories for labels; nullable numbers for config fields that may be None."""
+    for col in table.columns:
+        if table[col].dtype == object:
+            present = table[col].dropna()
+            if len(present) and all(type(v) is int for v in present):
+                table[col] = table[col].astype("Int64")
+            elif len(present) and all(type(v) in (int, float) for v in present):
+                table[col] = table[col].astype("Float64")
+            else:
+                table[col] = table[col].astype("string")
     for col in ("game", "reason", "winner_player"):
         if col in table:
             table[col] = table[col].astype("category")

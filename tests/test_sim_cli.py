@@ -1,0 +1,174 @@
+"""simulate() and the command line: same table whatever runs it, clear errors on bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from gamelib import ConfigError, read_records, replay
+from gamelib.cli import main
+from gamelib.garner import GARNER
+from gamelib.sim import simulate
+
+CFG = GARNER.config("A")
+
+
+@pytest.fixture(scope="module")
+def serial() -> pd.DataFrame:
+    return simulate(CFG, ["greedy", "random"], 60, seed=5, workers=1, progress=False)
+
+
+def test_table_is_tidy_with_provenance(serial: pd.DataFrame):
+    assert len(serial) == 60
+    for col in ("game", "gamelib_version", "setup", "top_layer", "seed", "player_0", "player_1"):
+        assert col in serial
+    for col in ("winner", "reason", "turns", "score_0", "score_1", "decisions", "options"):
+        assert col in serial
+    assert serial["game_index"].tolist() == list(range(60))
+    assert set(serial["reason"]) <= {"layout_empty", "turn_limit"}
+    assert (serial["multi_option_decisions"] <= serial["decisions"]).all()
+
+
+def test_same_table_on_one_or_two_processes(serial: pd.DataFrame):
+    parallel = simulate(
+        CFG, ["greedy", "random"], 60, seed=5, workers=2, chunk_size=7, progress=False
+    )
+    pd.testing.assert_frame_equal(serial, parallel)
+
+
+def test_same_table_on_a_dask_cluster(serial: pd.DataFrame):
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = simulate(
+            CFG, ["greedy", "random"], 60, seed=5, executor=client, chunk_size=9, progress=False
+        )
+    pd.testing.assert_frame_equal(serial, on_dask)
+
+
+def test_first_games_of_a_long_run_are_a_short_run(serial: pd.DataFrame):
+    short = simulate(CFG, ["greedy", "random"], 20, seed=5, workers=1, progress=False)
+    pd.testing.assert_frame_equal(short, serial.iloc[:20].reset_index(drop=True))
+
+
+def test_rotate_seats_plays_each_deal_in_every_seat():
+    t = simulate(
+        CFG, ["greedy", "random"], 10, seed=1, rotate_seats=True, workers=1, progress=False
+    )
+    assert len(t) == 20
+    for _, pair in t.groupby("deal"):
+        assert pair["seed"].nunique() == 1
+        assert sorted(pair["player_0"].astype(str)) == ["greedy", "random"]
+        assert sorted(pair["rotation"]) == [0, 1]
+
+
+def test_records_written_in_game_order_replay(tmp_path):
+    path = tmp_path / "r.jsonl"
+    table = simulate(
+        CFG, ["random", "random"], 12, seed=2, workers=2, chunk_size=5, progress=False, records=path
+    )
+    recs = list(read_records(path))
+    assert [r["seed"] for r in recs] == table["seed"].tolist()
+    for r in recs:
+        assert replay(r).outcome.to_json() == r["outcome"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": ["random"]}, "needs 2 players"),
+        ({"players": ["random", "wizard"]}, "unknown garner player"),
+        ({"n_games": -1}, "n_games"),
+        ({"workers": 0}, "workers"),
+        ({"executor": 42}, "executor"),
+    ],
+)
+def test_bad_simulate_input_is_refused(kwargs, message):
+    args = {"players": ["random", "random"], "n_games": 2, **kwargs}
+    with pytest.raises(ConfigError, match=message):
+        simulate(CFG, args.pop("players"), args.pop("n_games"), 1, progress=False, **args)
+
+
+def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path, capsys):
+    out, recs = tmp_path / "e.parquet", tmp_path / "e.jsonl"
+    code = main(
+        [
+            "simulate",
+            "garner",
+            "--setup",
+            "E",
+            "--must-move",
+            "one",
+            "--players",
+            "greedy,random",
+            "-n",
+            "8",
+            "--seed",
+            "7",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--records",
+            str(recs),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "greedy" in text and "95% CI" in text
+    table = pd.read_parquet(out)
+    assert len(table) == 8 and set(table["must_move"]) == {"one"}
+    assert main(["replay", str(recs)]) == 0
+    assert "8 records replayed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--setup", "Z"], "unknown garner setup 'Z'"),
+        (["--rows", "x"], "--rows: 'x' is not a whole number"),
+        (["--straight-line", "maybe"], "--straight-line: 'maybe' is not true or false"),
+        (["--top-layer", "middle"], "top_layer must be"),
+        (["--rows", "4"], "cannot deal exactly"),
+        (["--players", "random"], "needs 2 players"),
+        (["--out", "x.csv"], "expected a .parquet file"),
+    ],
+)
+def test_cli_bad_values_get_one_line_and_status_2(argv, message, capsys):
+    base = {"--players": "random,random", "-n": "2", "--seed": "1", "--no-progress": None}
+    for flag, value in zip(argv[::2], argv[1::2], strict=True):
+        base[flag] = value
+    args = ["simulate", "garner"]
+    for flag, value in base.items():
+        args += [flag] if value is None else [flag, value]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_cli_unknown_flag_is_one_line_without_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamelib", "simulate", "garner", "--colour", "red"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_replay_refuses_a_corrupt_file(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "gamelib-record/1", "game": "garner"}\n')
+    assert main(["replay", str(bad)]) == 2
+    assert "record 0" in capsys.readouterr().err
