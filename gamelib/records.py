@@ -119,9 +119,7 @@ def config_from_json(game: Game, data: Mapping[str, Any]) -> Any:
 def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -> PlayedGame:
     """Replay a record move by move; the final state and outcome must equal the recorded ones."""
     if games is None:
-        from gamelib.registry import GAMES
-
-        games = GAMES
+        games = _games()
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [
@@ -173,6 +171,33 @@ def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -
             f"but the record says {record['outcome']!r}"
         )
     return PlayedGame(state, outcome, decisions, options, int(multi), dict(record))
+
+
+def positions(record: Mapping[str, Any], at: Sequence[int]) -> list[State]:
+    """The positions of a recorded game just before decisions ``at`` (``len(moves)``: the end)."""
+    played = replay(record)
+    n = len(record["moves"])
+    wanted = sorted({i if i >= 0 else n + 1 + i for i in at})
+    bad = [i for i in wanted if not 0 <= i <= n]
+    if bad:
+        raise RecordError(f"decisions {bad} are outside this game's 0..{n}")
+    game = _games()[record["game"]]
+    state = game.state_from_start(
+        played.state.config, record["start"], list(record.get("chance", []))
+    )
+    out: dict[int, State] = {}
+    for i in range(n + 1):
+        if i in wanted:
+            out[i] = state.clone()
+        if i < n:
+            state.apply(state.move_from_json(record["moves"][i]["move"]))
+    return [out[i if i >= 0 else n + 1 + i] for i in at]
+
+
+def _games() -> Mapping[str, Game]:
+    from gamelib.registry import GAMES
+
+    return GAMES
 
 
 def _same_json(a: Any, b: Any) -> bool:

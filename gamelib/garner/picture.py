@@ -119,14 +119,23 @@ def _default_title(state: GarnerState) -> str:
     return f"Garner — turn {state.turns + 1}, seat {state.to_move} to {state.decision}{lifted}"
 
 
-def draw_many(states: list[GarnerState], titles: list[str] | None = None, **kw: Any) -> Any:
-    """Several positions side by side (one row of pictures); returns the figure."""
+def draw_many(
+    states: list[GarnerState], titles: list[str] | None = None, *, per_row: int = 2, **kw: Any
+) -> Any:
+    """Several positions in a grid of pictures, ``per_row`` to a row; returns the figure."""
     cfg = states[0].config
+    ncols = min(per_row, len(states))
+    nrows = -(-len(states) // ncols)
     fig, axes = plt.subplots(
-        1, len(states), figsize=((1.3 * cfg.cols + 1) * len(states), 1.3 * cfg.rows + 1.8)
+        nrows,
+        ncols,
+        figsize=((1.3 * cfg.cols + 1) * ncols, (1.3 * cfg.rows + 1.8) * nrows),
+        squeeze=False,
     )
-    axes_list = list(axes) if len(states) > 1 else [axes]
-    for i, (s, ax) in enumerate(zip(states, axes_list, strict=True)):
-        draw(s, ax, title=titles[i] if titles else None, **kw)
+    flat = [ax for row in axes for ax in row]
+    for i, s in enumerate(states):
+        draw(s, flat[i], title=titles[i] if titles else None, **kw)
+    for ax in flat[len(states) :]:
+        ax.axis("off")
     fig.tight_layout()
     return fig

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from gamelib.core import Move, Player
@@ -64,13 +64,13 @@ def collect_value(
     return count * sv[suit]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Plan:
     turn: int
     lift: tuple[Site, ...]
     card_index: int  # which lifted card goes to target (-1: none)
     target: Site
-    avoid: frozenset[Site]
+    avoid: Collection[Site]  # sites of the group it means to collect
     value: float
 
 
@@ -108,6 +108,20 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
     heights = [len(st) for st in stacks]
     top = max(heights)
     n_top = sum(1 for h in heights if h == top)
+    # near[u]: sites next to a top-layer card of suit u
+    near: list[set[Site]] = [set() for _ in state.config.suit_sizes]
+    for lab, sites in enumerate(comps.sites):
+        bucket = near[comps.suit[lab]]
+        for s in sites:
+            bucket.update(adj[s])
+    values = [
+        collect_value(state, seat, u, cnt, sv)
+        for u, cnt in zip(comps.suit, comps.count, strict=True)
+    ]
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
+    # level reading: a card joins the top layer only on a stack one below the top
+    cand = [[x for x in sites if heights[x] == top - 1] for sites in near]
+    joins: dict[int, list[tuple[tuple[Site, ...], list[Site]]]] = {}
     plans = []
     for mv in legal:
         lift: tuple[Site, ...] = mv.sites  # type: ignore[attr-defined]
@@ -123,8 +137,12 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
                 lost[lab] = lost.get(lab, 0) + 1
         best = 0.0
         best_lab = -1
-        for lab, cnt in enumerate(comps.count):
-            v = collect_value(state, seat, comps.suit[lab], cnt - lost.get(lab, 0), sv)
+        for lab in order:  # the best group the lift leaves whole
+            if lab not in lost:
+                best, best_lab = values[lab], lab
+                break
+        for lab, k in lost.items():  # groups that lose lifted cards
+            v = collect_value(state, seat, comps.suit[lab], comps.count[lab] - k, sv)
             if v > best:
                 best, best_lab = v, lab
         plan = _Plan(
@@ -132,7 +150,7 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
             lift,
             -1,
             -1,
-            frozenset(comps.sites[best_lab]) if best_lab >= 0 else frozenset(),
+            comps.sites[best_lab] if best_lab >= 0 else (),
             best,
         )
         # surface reading: the cards uncovered by the lift join the top layer
@@ -140,46 +158,72 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
             for s in lift:
                 if heights[s] >= 2:
                     u = suit_of[stacks[s][-2]]
-                    v, joined = _join(state, seat, s, u, lifted, comps, sv, adj)
+                    count, joined = _join(s, u, lifted, comps, adj)
+                    v = collect_value(state, seat, u, count, sv)
                     if v > plan.value:
-                        plan = _Plan(state.turns, lift, -1, -1, frozenset(joined), v)
-        # a lifted card placed so that it joins top-layer cards of its suit
+                        plan = _Plan(state.turns, lift, -1, -1, joined, v)
+        # a lifted card placed so that it joins top-layer cards of its suit: only sites next
+        # to such cards can beat a lone card, so only those are looked at; a join the lift
+        # does not touch is worth the same for every lift, so it is worked out once
         for i, origin in enumerate(lift):
             u = suit_of[stacks[origin][-1]]
-            for s in t.targets[origin]:
-                if level and not (heights[s] == top - 1 or s in lifted):
+            lone = collect_value(state, seat, u, 1, sv)
+            if lone > plan.value and t.targets[origin]:
+                plan = _Plan(state.turns, lift, i, -1, (), lone)
+            targets = t.target_sets[origin]
+            for s in (*cand[u], *(x for x in lift if x in near[u])) if level else near[u]:
+                if s not in targets:
                     continue
-                v, joined = _join(state, seat, s, u, lifted, comps, sv, adj)
+                key = s * 64 + u
+                links = joins.get(key)
+                if links is None:
+                    links = joins[key] = _links(s, u, comps, adj)
+                bound = 1 + sum(len(sites) for sites, _ in links)
+                if bound * sv[u] <= plan.value:
+                    continue  # cannot beat the plan in hand, however the lift falls
+                count = 1
+                joined = [s]
+                for lab_sites, via in links:
+                    if all(x in lifted for x in via):
+                        continue  # the lift removes every card that linked this group to s
+                    count += len(lab_sites) - sum(1 for x in lab_sites if x in lifted or x == s)
+                    joined += lab_sites
+                v = collect_value(state, seat, u, count, sv)
                 if v > plan.value:
-                    plan = _Plan(state.turns, lift, i, s, frozenset(joined), v)
+                    plan = _Plan(state.turns, lift, i, s, joined, v)
         plans.append(plan)
     return plans
 
 
 def _join(
-    state: GarnerState,
-    seat: int,
     site: Site,
     suit: int,
-    lifted: set[Site],
+    lifted: Collection[Site],
     comps: _Components,
-    sv: Sequence[float],
     adj: Sequence[Sequence[Site]],
-) -> tuple[float, list[Site]]:
-    """Value of a new top card of ``suit`` on ``site``, merged with neighbouring groups."""
-    labs = set()
-    for nb in adj[site]:
-        if nb not in lifted:
-            lab = comps.label[nb]
-            if lab >= 0 and comps.suit[lab] == suit:
-                labs.add(lab)
+) -> tuple[int, list[Site]]:
+    """A new top card of ``suit`` on ``site`` merged with neighbouring groups of its suit
+    that the lift leaves linked: (cards in the merged group, its sites)."""
     count = 1
     joined = [site]
-    for lab in labs:
-        sites = comps.sites[lab]
-        count += len(sites) - sum(1 for s in sites if s in lifted or s == site)
+    for sites, via in _links(site, suit, comps, adj):
+        if all(x in lifted for x in via):
+            continue
+        count += len(sites) - sum(1 for x in sites if x in lifted or x == site)
         joined += sites
-    return collect_value(state, seat, suit, count, sv), joined
+    return count, joined
+
+
+def _links(
+    site: Site, suit: int, comps: _Components, adj: Sequence[Sequence[Site]]
+) -> list[tuple[tuple[Site, ...], list[Site]]]:
+    """The top-layer groups of ``suit`` next to ``site``, each with the neighbours linking it."""
+    via: dict[int, list[Site]] = {}
+    for nb in adj[site]:
+        lab = comps.label[nb]
+        if lab >= 0 and comps.suit[lab] == suit:
+            via.setdefault(lab, []).append(nb)
+    return [(comps.sites[lab], nbs) for lab, nbs in via.items()]
 
 
 def _exact_after_lift(
@@ -191,12 +235,12 @@ def _exact_after_lift(
     # judge the layout with the lifted cards off it: where they land comes after
     saved = trial.stacks
     best = 0.0
-    avoid: frozenset[Site] = frozenset()
+    avoid: Collection[Site] = ()
     suit_of = state.t.suit_of
     for g in trial.groups(suit_of):
         v = collect_value(state, seat, suit_of[saved[g[0]][-1]], len(g), sv)
         if v > best:
-            best, avoid = v, frozenset(g)
+            best, avoid = v, g
     return _Plan(state.turns, lift, -1, -1, avoid, best)
 
 
@@ -248,7 +292,7 @@ class GreedyPlayer:
             reserved = plan.target if plan.card_index > i else -1
             avoid = plan.avoid
         else:
-            reserved, avoid = -1, frozenset()
+            reserved, avoid = -1, ()
         stacks = state.stacks
         top = max(map(len, stacks))
         level = state.config.top_layer == "level"
@@ -280,7 +324,7 @@ class CautiousPlayer(GreedyPlayer):
 
     __name__ = "cautious"
 
-    def __init__(self, width: int = 4) -> None:
+    def __init__(self, width: int = 3) -> None:
         super().__init__()
         self.width = width
 
@@ -318,7 +362,7 @@ def greedy() -> Player:
     return GreedyPlayer()
 
 
-def cautious(width: str | int = 4) -> Player:
+def cautious(width: str | int = 3) -> Player:
     """A fresh cautious player; ``cautious:N`` looks at up to N tied best lifts."""
     return CautiousPlayer(int(width))
 

@@ -205,6 +205,7 @@ class _Tables:
             targets = [tuple(t for t in ts if t != s) for s, ts in enumerate(targets)]
         #: sites a card lifted from site s may go to (before "no two on one site")
         self.targets: tuple[tuple[Site, ...], ...] = tuple(tuple(t) for t in targets)
+        self.target_sets: tuple[frozenset[Site], ...] = tuple(frozenset(t) for t in targets)
         #: placements can dead-end only under these variations
         self.constrained = cfg.must_move != "none"
 

@@ -1,0 +1,1 @@
+"""Side-by-side throughput benchmarks: ``make bench`` or ``python -m bench``."""

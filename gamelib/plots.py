@@ -1,0 +1,58 @@
+"""Chart helpers the notebooks share: rates drawn with their intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+
+
+def theme() -> None:
+    """The notebooks' common look."""
+    sns.set_theme(style="whitegrid", context="notebook")
+
+
+def plot_rates(
+    rates: pd.DataFrame,
+    x: str,
+    *,
+    y: str = "win_rate",
+    lo: str = "lo",
+    hi: str = "hi",
+    hue: str | None = None,
+    ax: Axes | None = None,
+    reference: float | None = None,
+    **kw: Any,
+) -> Axes:
+    """Each rate as a point with its interval drawn as an error bar (one colour per ``hue``)."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    groups = [(None, rates)] if hue is None else list(rates.groupby(hue, sort=False, observed=True))
+    palette = sns.color_palette(n_colors=max(1, len(groups)))
+    cats = list(dict.fromkeys(rates[x].astype(str)))
+    width = 0.6
+    for i, (name, g) in enumerate(groups):
+        shift = (i - (len(groups) - 1) / 2) * (width / max(1, len(groups)))
+        pos = [cats.index(str(v)) + shift for v in g[x]]
+        err = [(g[y] - g[lo]).clip(lower=0), (g[hi] - g[y]).clip(lower=0)]
+        ax.errorbar(
+            pos,
+            g[y],
+            yerr=err,
+            fmt="o",
+            capsize=4,
+            color=palette[i],
+            label=None if name is None else str(name),
+            **kw,
+        )
+    ax.set_xticks(range(len(cats)), cats)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y.replace("_", " "))
+    if reference is not None:
+        ax.axhline(reference, color="grey", lw=1, ls="--")
+    if hue is not None:
+        ax.legend(title=hue)
+    return ax
