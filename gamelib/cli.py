@@ -116,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
         g.add_argument("--records", type=Path, default=None, help="write game records (.jsonl)")
         g.add_argument("--no-progress", action="store_true", help="no progress bar")
+        g.add_argument(
+            "--resume",
+            type=Path,
+            default=None,
+            help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
+        )
+        g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
         g.set_defaults(readers=_add_config_flags(g, game.config_type))
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
@@ -140,7 +147,7 @@ def _config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from gamelib.sim import simulate
+    from gamelib.sim import save, simulate
     from gamelib.stats import win_rates
 
     config = _config_from_args(args)
@@ -154,6 +161,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise CliError(f"{path.parent}: no such directory")
     if args.records is not None and args.records.exists():
         raise CliError(f"{args.records} exists; records are never appended to an old file")
+    resume = args.resume
+    if resume is None and args.out is not None:
+        resume = args.out.with_name(args.out.name + ".parts")
     table = simulate(
         config,
         players,
@@ -164,9 +174,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         rotate_seats=args.rotate_seats,
         progress=not args.no_progress,
         records=args.records,
+        resume=resume,
+        cache=args.cache,
     )
     if args.out is not None:
-        table.to_parquet(args.out)
+        save(table, args.out)
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
     print(f"{args.game} ({config.setup if hasattr(config, 'setup') else ''}), {len(table)} games")

@@ -8,20 +8,23 @@ chunk comes back as a small DataFrame, so memory holds rows, never game states.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
+import json
 import multiprocessing
 import os
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from gamelib import __version__
-from gamelib.core import ConfigError, Game, Player, game_seeds
-from gamelib.records import play_game, write_records
+from gamelib.core import ConfigError, Game, GamelibError, Player, config_to_json, game_seeds
+from gamelib.records import play_game, read_records, write_records
 from gamelib.registry import GAMES
 
 #: columns every table starts with, in this order (config fields and outcome columns follow)
@@ -101,9 +104,12 @@ def run_chunk(
     return pd.DataFrame(rows), recs
 
 
-def _chunks(n_games: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, n_games, size):
-        yield start, min(start + size, n_games)
+def _spans(todo: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """Cut the deal ranges still to play into chunks of at most ``size`` deals."""
+    out = []
+    for a, b in todo:
+        out += [(x, min(x + size, b)) for x in range(a, b, size)]
+    return out
 
 
 def default_workers() -> int:
@@ -112,6 +118,36 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+class SimulationInterrupted(GamelibError):
+    """A run stopped before its end (Ctrl-C, a killed worker); finished chunks were kept."""
+
+
+def run_spec(
+    config: Any, players: Sequence[str | Player], n_games: int, seed: int, rotate_seats: bool
+) -> dict[str, Any]:
+    """Everything that fixes a run's table: its provenance (stored with saved tables)."""
+    return {
+        "game": game_of(config).name,
+        "gamelib_version": __version__,
+        "config": config_to_json(config),
+        "players": [player_name(p) for p in players],
+        "n_games": n_games,
+        "seed": seed,
+        "rotate_seats": rotate_seats,
+    }
+
+
+def run_key(spec: dict[str, Any]) -> str:
+    """A short stable hash of a run's provenance (names cache files)."""
+    text = json.dumps(spec, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def default_cache_dir() -> Path:
+    """Where ``cache=True`` keeps tables: ``$GAMELIB_CACHE`` or ``~/.cache/gamelib``."""
+    return Path(os.environ.get("GAMELIB_CACHE", "~/.cache/gamelib")).expanduser()
 
 
 def simulate(
@@ -126,18 +162,23 @@ def simulate(
     progress: bool = True,
     chunk_size: int | None = None,
     records: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    cache: bool | str | os.PathLike[str] = False,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
 
     ``workers``: local processes (default: every core; 1 runs in this process).  ``executor``:
     a ``dask.distributed.Client``, a scheduler address (``"tcp://host:port"``) or any
     ``concurrent.futures.Executor``; the table is identical whichever runs it.  ``records``:
-    a ``.jsonl`` path that receives every game's record, in game order.
+    a ``.jsonl`` path that receives every game's record, in game order (written whole at the
+    end).  ``resume``: a folder where each finished chunk is kept, so an interrupted run
+    started again with the same arguments plays only what is missing.  ``cache``: ``True`` (or
+    a folder) loads the table of an identical earlier run instead of playing it again.
     """
     game = game_of(config)
-    if not isinstance(n_games, int) or n_games < 0:
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
-    if not isinstance(seed, int):
+    if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"seed must be an int, got {seed!r}")
     probe = game.new_state(config, random.Random(0))
     if len(players) != probe.n_players:
@@ -146,30 +187,173 @@ def simulate(
         game.player(p)  # refuses unknown names before any work starts
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ConfigError(f"workers must be a positive int, got {workers!r}")
+    spec = run_spec(config, players, n_games, seed, rotate_seats)
+    cache_file = None
+    if cache is not False and n_games > 0:
+        folder = default_cache_dir() if cache is True else Path(cache)
+        cache_file = folder / f"{game.name}-{run_key(spec)}.parquet"
+        if cache_file.exists() and records is None:
+            return load(cache_file)
     n_workers = workers or default_workers()
     if chunk_size is None:
         chunk_size = max(1, min(2000, -(-n_games // (8 * n_workers)) if n_games else 1))
-    seeds = game_seeds(seed, n_games)
+    store = _PartStore(Path(resume), spec) if resume is not None else None
+    parts: dict[int, tuple[int, pd.DataFrame, list[dict[str, Any]] | None]] = {}
     want_records = records is not None
-    spans = list(_chunks(n_games, chunk_size))
-    args = [(config, list(players), seeds[a:b], a, rotate_seats, want_records) for a, b in spans]
+    if store is not None:
+        parts.update(store.load(want_records))
+    todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
+    seeds = game_seeds(seed, n_games)
+    args = [
+        (config, list(players), seeds[a:b], a, rotate_seats, want_records)
+        for a, b in _spans(todo, chunk_size)
+    ]
     per_game = len(players) if rotate_seats else 1
     bar = _progress(n_games * per_game, progress, game.name)
-    parts: dict[int, tuple[pd.DataFrame, list[dict[str, Any]]]] = {}
+    bar.update(sum(len(df) for _, df, _ in parts.values()))
     try:
-        for key, part in _run(args, n_workers, executor):
-            parts[key] = part
-            bar.update(len(part[0]))
+        for start, (df, recs) in _run(args, n_workers, executor):
+            stop = start + len(df) // per_game
+            parts[start] = (stop, df, recs)
+            if store is not None:
+                store.save(start, stop, df, recs if want_records else None)
+            bar.update(len(df))
+    except (KeyboardInterrupt, BrokenExecutor, OSError) as exc:
+        done = sum(b - a for a, (b, _, _) in parts.items())
+        kept = (
+            f"{done} of {n_games} deals are kept in {store.folder}; run the same call again "
+            "to resume"
+            if store is not None
+            else f"{done} of {n_games} deals had finished; pass resume=FOLDER to keep them"
+        )
+        why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"stopped ({exc!r})"
+        raise SimulationInterrupted(f"simulation {why}: {kept}") from exc
     finally:
         bar.close()
     ordered = [parts[k] for k in sorted(parts)]
-    if want_records and records is not None:
-        write_records(Path(records), (r for _, recs in ordered for r in recs))
-    frames = [df for df, _ in ordered]
-    if not frames or n_games == 0:
-        return _empty_table(config, players)
-    table = pd.concat(frames, ignore_index=True)
-    return _tidy(table)
+    if records is not None:
+        _write_whole(Path(records), [r for _, _, recs in ordered for r in recs or []])
+    frames = [df for _, df, _ in ordered]
+    table = (
+        _tidy(pd.concat(frames, ignore_index=True))
+        if frames and n_games
+        else _empty_table(config, players)
+    )
+    table.attrs["provenance"] = spec
+    if cache_file is not None:
+        save(table, cache_file)
+    if store is not None:
+        store.clear()
+    return table
+
+
+def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges of ``range(n)`` not covered by the finished ranges ``done``."""
+    out = []
+    at = 0
+    for a, b in sorted(done):
+        if a > at:
+            out.append((at, a))
+        at = max(at, b)
+    if at < n:
+        out.append((at, n))
+    return out
+
+
+def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    """Write a records file under a temporary name and rename it: never a half-file."""
+    tmp = path.with_name(path.name + ".partial")
+    tmp.unlink(missing_ok=True)
+    write_records(tmp, records)
+    os.replace(tmp, path)
+
+
+class _PartStore:
+    """A folder of finished chunks (``part-START-STOP.parquet``) and the run they belong to."""
+
+    def __init__(self, folder: Path, spec: dict[str, Any]) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest = folder / "run.json"
+        if manifest.exists():
+            try:
+                old = json.loads(manifest.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ResultsError(f"{manifest} is not a run manifest: {exc}") from exc
+            if old != spec:
+                raise ResultsError(
+                    f"{folder} holds the chunks of a different run ({old.get('game')}, "
+                    f"{old.get('n_games')} games, seed {old.get('seed')}); "
+                    "use another resume folder or delete it"
+                )
+        else:
+            _atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
+
+    def load(
+        self, want_records: bool
+    ) -> dict[int, tuple[int, pd.DataFrame, list[dict[str, Any]] | None]]:
+        found = {}
+        for path in sorted(self.folder.glob("part-*-*.parquet")):
+            a, b = (int(x) for x in path.stem.split("-")[1:3])
+            recs = None
+            if want_records:
+                rec_path = path.with_suffix(".jsonl")
+                if not rec_path.exists():
+                    continue  # played without records: play it again
+                recs = list(read_records(rec_path))
+            found[a] = (b, pd.read_parquet(path), recs)
+        return found
+
+    def save(self, a: int, b: int, df: pd.DataFrame, recs: list[dict[str, Any]] | None) -> None:
+        if recs is not None:
+            _write_whole(self.folder / f"part-{a}-{b}.jsonl", recs)
+        path = self.folder / f"part-{a}-{b}.parquet"
+        tmp = path.with_name(path.name + ".partial")
+        df.to_parquet(tmp)
+        os.replace(tmp, path)
+
+    def clear(self) -> None:
+        for path in self.folder.glob("part-*"):
+            path.unlink()
+        (self.folder / "run.json").unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()
+
+
+class ResultsError(GamelibError):
+    """A saved result table or resume folder that cannot be used."""
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def save(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """Save a result table as Parquet with its provenance; written whole or not at all."""
+    path = Path(path)
+    if path.suffix != ".parquet":
+        raise ResultsError(f"{path}: result tables are saved as .parquet files")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".partial")
+    table.to_parquet(tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def load(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Load a saved result table; its provenance is in ``table.attrs["provenance"]``."""
+    path = Path(path)
+    if not path.exists():
+        raise ResultsError(f"{path}: no such result table")
+    try:
+        table = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises several types for a damaged file
+        raise ResultsError(f"{path} is not a readable result table: {exc}") from exc
+    if "provenance" not in table.attrs:
+        raise ResultsError(f"{path} has no gamelib provenance: not saved by gamelib.sim.save")
+    return table
 
 
 def _run(
@@ -206,8 +390,12 @@ def _run_on(
     pool: Executor, args: list[tuple[Any, ...]]
 ) -> Iterator[tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]]:
     futures = {pool.submit(run_chunk, *a): a[3] for a in args}
-    for fut in as_completed(futures):
-        yield futures[fut], fut.result()
+    try:
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
+    finally:  # on an error or Ctrl-C, do not wait for chunks that have not started
+        for fut in futures:
+            fut.cancel()
 
 
 def _run_on_dask(
@@ -217,8 +405,11 @@ def _run_on_dask(
 
     futures = [client.submit(run_chunk, *a, pure=False) for a in args]
     starts = {f.key: a[3] for f, a in zip(futures, args, strict=True)}
-    for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
-        yield starts[fut.key], fut.result()
+    try:
+        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
+            yield starts[fut.key], fut.result()
+    finally:
+        client.cancel(futures)
 
 
 class _NoBar:

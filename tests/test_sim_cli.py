@@ -172,3 +172,96 @@ def test_cli_replay_refuses_a_corrupt_file(tmp_path, capsys):
     bad.write_text('{"format": "gamelib-record/1", "game": "garner"}\n')
     assert main(["replay", str(bad)]) == 2
     assert "record 0" in capsys.readouterr().err
+
+
+class _Flaky:
+    """Plays exactly like 'random' (same name, same choices) but can be armed to raise Ctrl-C."""
+
+    __name__ = "random"
+
+    def __init__(self, after: int | None) -> None:
+        self.after = after
+        self.calls = 0
+        self.games = 0
+
+    def __call__(self, observation, legal, rng):
+        self.calls += 1
+        self.games += observation.turns == 0 and observation.decision == "lift"
+        if self.after is not None and self.calls > self.after:
+            raise KeyboardInterrupt
+        return legal[rng.randrange(len(legal))]
+
+
+def test_an_interrupted_run_keeps_its_chunks_and_resumes(tmp_path):
+    from gamelib.sim import SimulationInterrupted
+
+    folder = tmp_path / "run"
+    whole = simulate(CFG, ["random", "greedy"], 30, seed=8, workers=1, progress=False)
+    flaky = _Flaky(after=400)  # dies part-way through the run
+    with pytest.raises(SimulationInterrupted, match=r"of 30 deals are kept in .*run"):
+        simulate(
+            CFG,
+            [flaky, "greedy"],
+            30,
+            seed=8,
+            workers=1,
+            chunk_size=4,
+            progress=False,
+            resume=folder,
+        )
+    kept = sorted(folder.glob("part-*.parquet"))
+    assert 0 < len(kept) < 8
+    kept_deals = sum(len(pd.read_parquet(p)) for p in kept)
+    assert not list(folder.glob("*.partial"))
+    counter = _Flaky(after=None)
+    resumed = simulate(
+        CFG, [counter, "greedy"], 30, seed=8, workers=1, chunk_size=4, progress=False, resume=folder
+    )
+    pd.testing.assert_frame_equal(resumed, whole)
+    assert counter.games == 30 - kept_deals  # only the missing games were played
+    assert not folder.exists()  # cleaned up once whole
+
+
+def test_a_resume_folder_of_another_run_is_refused(tmp_path):
+    from gamelib.sim import ResultsError
+
+    folder = tmp_path / "run"
+    flaky = _Flaky(after=50)
+    with pytest.raises(Exception, match="interrupted"):
+        simulate(
+            CFG,
+            [flaky, "random"],
+            10,
+            seed=1,
+            workers=1,
+            chunk_size=2,
+            progress=False,
+            resume=folder,
+        )
+    with pytest.raises(ResultsError, match="different run"):
+        simulate(CFG, ["random", "random"], 10, seed=2, workers=1, progress=False, resume=folder)
+
+
+def test_save_load_and_cache_keep_provenance(tmp_path, serial: pd.DataFrame):
+    from gamelib.sim import ResultsError, load, save
+
+    path = save(serial, tmp_path / "t.parquet")
+    back = load(path)
+    pd.testing.assert_frame_equal(back, serial)
+    assert back.attrs["provenance"]["seed"] == 5
+    assert back.attrs["provenance"]["players"] == ["greedy", "random"]
+    with pytest.raises(ResultsError, match="no such result table"):
+        load(tmp_path / "missing.parquet")
+    (tmp_path / "junk.parquet").write_bytes(b"not parquet")
+    with pytest.raises(ResultsError, match="not a readable result table"):
+        load(tmp_path / "junk.parquet")
+    with pytest.raises(ResultsError, match=r"\.parquet"):
+        save(serial, tmp_path / "t.csv")
+    cache = tmp_path / "cache"
+    first = simulate(CFG, ["greedy", "random"], 60, seed=5, workers=1, progress=False, cache=cache)
+    assert len(list(cache.glob("*.parquet"))) == 1
+    counter = _Flaky(after=0)  # would raise if any game were played
+    counter.__name__ = "greedy"
+    again = simulate(CFG, [counter, "random"], 60, seed=5, workers=1, progress=False, cache=cache)
+    pd.testing.assert_frame_equal(again, first)
+    pd.testing.assert_frame_equal(first, serial)
