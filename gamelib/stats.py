@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
+from scipy import stats
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
 
 
 def wilson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -63,3 +68,107 @@ def win_rates(table: pd.DataFrame, by: str = "player", level: float = 0.95) -> p
     lo, hi = wilson(k_draw, n, level)
     out.attrs["draw_rate"] = (k_draw / n if n else 0.0, lo, hi)
     return out
+
+
+def paired_difference(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    metric: str | Callable[[pd.DataFrame], pd.Series],
+    level: float = 0.95,
+) -> pd.Series:
+    """Difference (a − b) of a per-game metric between two variants played on common seeds.
+
+    Rows are paired by ``deal`` and ``rotation`` (and must share their seeds), so the deal's own
+    luck cancels; the interval is the paired t interval and ``p_value`` the paired t-test's.
+    """
+    keys = ["deal", "rotation"]
+    for name, t in (("a", a), ("b", b)):
+        missing = [k for k in [*keys, "seed"] if k not in t]
+        if missing:
+            raise ValueError(f"table {name} lacks {missing}: not a simulate() table")
+    va = metric(a) if callable(metric) else a[metric]
+    vb = metric(b) if callable(metric) else b[metric]
+    left = a[[*keys, "seed"]].assign(value=pd.to_numeric(va).astype(float))
+    right = b[[*keys, "seed"]].assign(value=pd.to_numeric(vb).astype(float))
+    both = left.merge(right, on=keys, suffixes=("_a", "_b"), validate="one_to_one")
+    if len(both) == 0:
+        raise ValueError("the two tables share no deals")
+    if not (both["seed_a"] == both["seed_b"]).all():
+        raise ValueError("paired deals have different seeds: the runs did not use common seeds")
+    d = both["value_a"] - both["value_b"]
+    n = len(d)
+    mean = float(d.mean())
+    if n > 1 and float(d.std(ddof=1)) > 0:
+        lo, hi = stats.t.interval(level, n - 1, loc=mean, scale=float(d.std(ddof=1)) / n**0.5)
+        p = float(stats.ttest_rel(both["value_a"], both["value_b"]).pvalue)
+    else:
+        lo = hi = mean
+        p = 1.0 if mean == 0 else 0.0
+    return pd.Series(
+        {
+            "diff": mean,
+            "lo": float(lo),
+            "hi": float(hi),
+            "n": n,
+            "p_value": p,
+            "mean_a": float(both["value_a"].mean()),
+            "mean_b": float(both["value_b"].mean()),
+        }
+    )
+
+
+def games_needed(
+    advantage: float, *, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8
+) -> int:
+    """Games needed to detect a seat win rate of ``baseline + advantage`` (two-sided test)."""
+    if not 0 < baseline + advantage < 1 or advantage == 0:
+        raise ValueError(f"advantage {advantage} must be non-zero and keep the rate inside (0, 1)")
+    effect = proportion_effectsize(baseline + advantage, baseline)
+    n = NormalIndPower().solve_power(
+        effect_size=abs(effect), alpha=alpha, power=power, ratio=0, alternative="two-sided"
+    )
+    return math.ceil(float(n))
+
+
+def game_metrics(table: pd.DataFrame, by: str | list[str] | None = None) -> pd.DataFrame:
+    """The metrics general game systems report, per group of ``by`` (or for the whole table).
+
+    ``win_rate_<seat>`` with ``lo_0``/``hi_0`` (seat 0's Wilson interval); ``seat_advantage``:
+    seat 0's win rate minus the seats' mean; ``balance``: 1 − the largest gap between two seats'
+    win rates; ``completion_rate`` (not stopped by a turn limit); ``draw_rate``; duration in turns
+    (mean and standard deviation); ``branching_factor`` (options per decision) and
+    ``multi_option_share`` (decisions with more than one option).
+    """
+    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    groups = [((), table)] if by is None else table.groupby(by, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        n = len(g)
+        row: dict[str, object] = {}
+        if by is not None:
+            names = [by] if isinstance(by, str) else by
+            keys = key if isinstance(key, tuple) else (key,)
+            row.update(dict(zip(names, keys, strict=True)))
+        rates = [float((g["winner"] == s).mean()) for s in seats]
+        for s, r in zip(seats, rates, strict=True):
+            row[f"win_rate_{s}"] = r
+        lo, hi = wilson(int((g["winner"] == 0).sum()), n)
+        row.update(
+            games=n,
+            lo_0=lo,
+            hi_0=hi,
+            seat_advantage=rates[0] - sum(rates) / len(rates),
+            balance=1 - (max(rates) - min(rates)),
+            completion_rate=float((~g["reason"].astype(str).isin(INCOMPLETE)).mean()),
+            draw_rate=float((g["n_winners"] != 1).mean()),
+            duration_mean=float(g["turns"].mean()),
+            duration_std=float(g["turns"].std(ddof=1)) if n > 1 else 0.0,
+            branching_factor=float(g["options"].sum() / g["decisions"].sum()),
+            multi_option_share=float(g["multi_option_decisions"].sum() / g["decisions"].sum()),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: outcome reasons that mean the game did not reach its natural end
+INCOMPLETE = ("turn_limit", "unfinished")
