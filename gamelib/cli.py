@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from gamelib import __version__
 from gamelib.core import GamelibError
 from gamelib.registry import GAMES, get_game
@@ -96,6 +98,33 @@ def _add_config_flags(parser: argparse.ArgumentParser, config_type: type) -> dic
     return readers
 
 
+def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> None:
+    what = "one or more setups, comma-separated" if sweep else "one of"
+    g.add_argument("--setup", default=None, help=f"{what}: {', '.join(game.setups)}")
+    g.add_argument(
+        "--players",
+        required=True,
+        help="comma-separated, one per seat" + ("; line-ups separated by ';'" if sweep else ""),
+    )
+    g.add_argument("-n", "--games", type=int, required=True, help="how many games (deals)")
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument("--rotate-seats", action="store_true", help="play each deal in every seat")
+    g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
+    if not sweep:
+        g.add_argument("--records", type=Path, default=None, help="write game records (.jsonl)")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
+    )
+    g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
+    g.set_defaults(readers=_add_config_flags(g, game.config_type), sweep=sweep)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the whole command line."""
     parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
@@ -106,24 +135,18 @@ def build_parser() -> argparse.ArgumentParser:
     games = sim.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in GAMES.values():
         g = games.add_parser(game.name, help=f"simulate {game.name}")
-        g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
-        g.add_argument("--players", required=True, help="comma-separated, one per seat")
-        g.add_argument("-n", "--games", type=int, required=True, help="how many games (deals)")
-        g.add_argument("--seed", type=int, required=True)
-        g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
-        g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-        g.add_argument("--rotate-seats", action="store_true", help="play each deal in every seat")
-        g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
-        g.add_argument("--records", type=Path, default=None, help="write game records (.jsonl)")
-        g.add_argument("--no-progress", action="store_true", help="no progress bar")
-        g.add_argument(
-            "--resume",
-            type=Path,
-            default=None,
-            help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
-        )
-        g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
-        g.set_defaults(readers=_add_config_flags(g, game.config_type))
+        _add_run_flags(g, game, sweep=False)
+
+    swp = sub.add_parser(
+        "sweep",
+        help="simulate every combination of rule values on common seeds",
+        description="Rule flags take alternatives separated by commas (tuple fields such as "
+        "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
+    )
+    games = swp.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"sweep {game.name} rule variants")
+        _add_run_flags(g, game, sweep=True)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
@@ -146,21 +169,87 @@ def _config_from_args(args: argparse.Namespace) -> Any:
     return game.config(args.setup, **overrides) if args.setup else game.config(None, **overrides)
 
 
+def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
+    grid: dict[str, list[Any]] = {}
+    if args.setup:
+        grid["setup"] = [x.strip() for x in args.setup.split(",") if x.strip()]
+    hints = typing.get_type_hints(get_game(args.game).config_type)
+    for name, reader in args.readers.items():
+        text = getattr(args, f"cfg_{name}")
+        if text is None:
+            continue
+        is_tuple = tuple in (
+            typing.get_origin(hints[name]),
+            *map(typing.get_origin, typing.get_args(hints[name])),
+        )
+        alternatives = text.split(";") if is_tuple else text.split(",")
+        try:
+            grid[name] = [reader(x) for x in alternatives]
+        except ValueError as exc:
+            raise CliError(f"--{name.replace('_', '-')}: {exc}") from None
+    return grid
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    records = getattr(args, "records", None)
+    for path, suffix in ((args.out, ".parquet"), (records, ".jsonl")):
+        if path is not None and path.suffix != suffix:
+            raise CliError(f"{path}: expected a {suffix} file")
+        if path is not None and not path.parent.exists():
+            raise CliError(f"{path.parent}: no such directory")
+    if records is not None and records.exists():
+        raise CliError(f"{records} exists; records are never appended to an old file")
+    if args.games < 1:
+        raise CliError(f"-n must be at least 1, got {args.games}")
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from gamelib.sim import save, sweep
+    from gamelib.stats import game_metrics
+
+    _check_paths(args)
+    grid = _grid_from_args(args)
+    if not grid:
+        raise CliError("give at least one rule flag or --setup with the values to sweep")
+    lineups = [[p.strip() for p in lu.split(",") if p.strip()] for lu in args.players.split(";")]
+    resume = args.resume
+    if resume is None and args.out is not None:
+        resume = args.out.with_name(args.out.name + ".parts")
+    table = sweep(
+        args.game,
+        grid,
+        lineups if len(lineups) > 1 else lineups[0],
+        args.games,
+        args.seed,
+        workers=args.workers,
+        executor=args.scheduler,
+        rotate_seats=args.rotate_seats,
+        progress=not args.no_progress,
+        resume=resume,
+        cache=args.cache,
+    )
+    if args.out is not None:
+        save(table, args.out)
+    keys = [k for k in grid if k != "setup"]
+    keys = (["setup"] if "setup" in grid else []) + keys
+    if len(lineups) > 1:
+        keys += [c for c in table.columns if c.startswith("player_")]
+    metrics = game_metrics(table, by=keys)
+    cols = [*keys, "games", "win_rate_0", "lo_0", "hi_0", "draw_rate", "duration_mean"]
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(metrics[cols].round(3).to_string(index=False))
+    if args.out is not None:
+        print(f"table: {args.out}")
+    return 0
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from gamelib.sim import save, simulate
     from gamelib.stats import win_rates
 
     config = _config_from_args(args)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    if args.games < 1:
-        raise CliError(f"-n must be at least 1, got {args.games}")
-    for path, suffix in ((args.out, ".parquet"), (args.records, ".jsonl")):
-        if path is not None and path.suffix != suffix:
-            raise CliError(f"{path}: expected a {suffix} file")
-        if path is not None and not path.parent.exists():
-            raise CliError(f"{path.parent}: no such directory")
-    if args.records is not None and args.records.exists():
-        raise CliError(f"{args.records} exists; records are never appended to an old file")
+    _check_paths(args)
     resume = args.resume
     if resume is None and args.out is not None:
         resume = args.out.with_name(args.out.name + ".parts")
@@ -231,7 +320,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    commands = {"simulate": _cmd_simulate, "replay": _cmd_replay, "games": _cmd_games}
+    commands = {
+        "simulate": _cmd_simulate,
+        "sweep": _cmd_sweep,
+        "replay": _cmd_replay,
+        "games": _cmd_games,
+    }
     try:
         return commands[args.command](args)
     except GamelibError as exc:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -450,3 +451,53 @@ def _tidy(table: pd.DataFrame) -> pd.DataFrame:
 def _empty_table(config: Any, players: Sequence[Any]) -> pd.DataFrame:
     cols = PROVENANCE + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
     return pd.DataFrame(columns=cols)
+
+
+def sweep(
+    game: Game | str,
+    grid: Mapping[str, Sequence[Any]],
+    players: Sequence[str | Player] | Sequence[Sequence[str | Player]],
+    n_games: int,
+    seed: int,
+    *,
+    resume: str | os.PathLike[str] | None = None,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """Simulate every combination of rule values in ``grid`` on the same seeds, into one table.
+
+    ``grid`` maps ``"setup"`` and/or config fields to the values to try; ``players`` is one
+    line-up, or a list of line-ups to try too.  Every combination replays the same deals
+    (common random numbers), so variants can be compared game by game with
+    :func:`gamelib.stats.paired_difference`.  Other keywords go to :func:`simulate`.
+    """
+    g = GAMES[game] if isinstance(game, str) else game
+    lineups: list[Sequence[str | Player]]
+    if players and not isinstance(players[0], str) and isinstance(players[0], Sequence):
+        lineups = [list(p) for p in players]  # type: ignore[arg-type]
+    else:
+        lineups = [list(players)]  # type: ignore[arg-type]
+    names = list(grid)
+    combos = list(itertools.product(*(list(grid[k]) for k in names)))
+    if not combos:
+        raise ConfigError("the sweep grid has an empty list of values")
+    configs = []
+    for values in combos:
+        fields = dict(zip(names, values, strict=True))
+        setup = fields.pop("setup", None)
+        configs.append(g.config(setup, **fields) if setup else g.config(None, **fields))
+    tables = []
+    runs = []
+    i = 0
+    for cfg in configs:
+        for lineup in lineups:
+            folder = None if resume is None else Path(resume) / f"run-{i}"
+            t = simulate(cfg, lineup, n_games, seed, resume=folder, **kwargs)
+            runs.append(t.attrs["provenance"])
+            tables.append(t)
+            i += 1
+    table = _tidy(pd.concat(tables, ignore_index=True))
+    table.attrs["provenance"] = {
+        "sweep": {k: [str(v) for v in grid[k]] for k in names},
+        "runs": runs,
+    }
+    return table

@@ -265,3 +265,57 @@ def test_save_load_and_cache_keep_provenance(tmp_path, serial: pd.DataFrame):
     again = simulate(CFG, [counter, "random"], 60, seed=5, workers=1, progress=False, cache=cache)
     pd.testing.assert_frame_equal(again, first)
     pd.testing.assert_frame_equal(first, serial)
+
+
+def test_sweep_plays_every_combination_on_common_seeds():
+    from gamelib.sim import sweep
+
+    grid = {"setup": ["A", "D"], "must_move": ["none", "all"]}
+    t = sweep("garner", grid, ["random", "random"], 5, seed=4, workers=1, progress=False)
+    assert len(t) == 20
+    combos = t.groupby(["setup", "must_move"], observed=True).size()
+    assert combos.to_dict() == {(s, m): 5 for s in "AD" for m in ("all", "none")}
+    for _, runs in t.groupby("deal"):
+        assert runs["seed"].nunique() == 1  # the same deals under every variant
+    alone = simulate(
+        GARNER.config("D", must_move="all"), ["random", "random"], 5, 4, workers=1, progress=False
+    )
+    part = t[(t["setup"] == "D") & (t["must_move"] == "all")].reset_index(drop=True)
+    assert part["winner"].tolist() == alone["winner"].tolist()
+    assert part["turns"].tolist() == alone["turns"].tolist()
+
+
+def test_cli_sweep_prints_one_line_per_variant(tmp_path, capsys):
+    out = tmp_path / "s.parquet"
+    code = main(
+        [
+            "sweep",
+            "garner",
+            "--setup",
+            "A",
+            "--straight-line",
+            "false,true",
+            "--players",
+            "random,random;greedy,random",
+            "-n",
+            "4",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "win_rate_0" in lines[0]
+    assert len([ln for ln in lines if ln.strip().startswith("A ")]) == 4
+    from gamelib.sim import load
+
+    table = load(out)
+    assert len(table) == 16
+    assert table.attrs["provenance"]["sweep"]["straight_line"] == ["False", "True"]
+    assert main(["sweep", "garner", "--players", "random,random", "-n", "2", "--seed", "1"]) == 2
+    assert "at least one rule flag" in capsys.readouterr().err
