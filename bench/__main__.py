@@ -1,7 +1,11 @@
-"""Throughput of gamelib's games on one core: decisions/s and games/s, written as a table and JSON.
+"""Side-by-side throughput: gamelib's games and their peers, on one core, plus parallel scaling.
 
-Run with ``make bench`` (or ``python -m bench [--seconds S]``).  Each line plays seeded games
-back to back for about ``--seconds`` and reports what it managed; nothing here is asserted.
+Run with ``make bench`` (or ``python -m bench [--seconds S]``).  In one run it measures random
+play of every gamelib game (decisions/s and games/s), the same figures for OpenSpiel's
+pure-Python games and RLCard's UNO with random agents (installed by the ``bench`` extra), the
+ratios between them, and ``simulate`` on 1 and 2 workers.  Each line plays seeded games back to
+back for about ``--seconds``; nothing is asserted.  Results: a table on stdout and
+``bench/results/latest.json``.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,23 +71,133 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
     return cases
 
 
+OPENSPIEL_GAMES = (
+    "python_kuhn_poker",
+    "python_tic_tac_toe",
+    "python_liars_poker",
+    "python_iterated_prisoners_dilemma",
+)
+
+
+def peer_cases() -> tuple[list[tuple[str, str, Callable[[int], int]]], list[str]]:
+    """Peers that are installed, and a note for each one that is not."""
+    cases: list[tuple[str, str, Callable[[int], int]]] = []
+    missing = []
+    try:
+        import pyspiel
+        from open_spiel.python import games as _python_games  # noqa: F401  registers python_*
+    except ImportError as exc:
+        missing.append(f"OpenSpiel not installed ({exc}); `make bench` installs it")
+    else:
+        for name in OPENSPIEL_GAMES:
+            cases.append((f"openspiel {name}", "random", _openspiel_player(pyspiel, name)))
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError as exc:
+        missing.append(f"RLCard not installed ({exc}); `make bench` installs it")
+    else:
+
+        def uno(seed: int) -> int:
+            env = rlcard.make("uno", config={"seed": seed % 2**31})
+            env.set_agents([RandomAgent(num_actions=env.num_actions)] * env.num_players)
+            trajectories, _ = env.run(is_training=False)
+            return sum((len(t) - 1) // 2 for t in trajectories)
+
+        cases.append(("rlcard uno", "random", uno))
+    return cases, missing
+
+
+def _openspiel_player(pyspiel: Any, name: str) -> Callable[[int], int]:
+    game = pyspiel.load_game(name)
+    n_players = game.num_players()
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            elif state.is_simultaneous_node():
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(n_players)])
+                decisions += n_players
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        return decisions
+
+    return play
+
+
+def scaling(n_games: int) -> dict[str, float]:
+    """simulate() on standard Garner with random players, 1 worker against 2."""
+    from gamelib.sim import simulate
+
+    cfg = GAMES["garner"].config("standard")
+    times = {}
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(cfg, ["random", "random"], n_games, 1, workers=workers, progress=False)
+        times[workers] = time.perf_counter() - start
+    return {
+        "games": n_games,
+        "seconds_1_worker": round(times[1], 2),
+        "seconds_2_workers": round(times[2], 2),
+        "speedup": round(times[1] / times[2], 2),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line (default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument(
+        "--scaling-games", type=int, default=12000, help="games for the 1-vs-2 worker run"
+    )
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
-    print(f"{'case':<22} {'players':<14} {'games/s':>10} {'decisions/s':>12}")
-    for name, players, fn in gamelib_cases():
-        r = {"case": name, "players": players, **measure(fn, args.seconds)}
-        rows.append(r)
-        print(f"{name:<22} {players:<14} {r['games_per_s']:>10,.1f} {r['decisions_per_s']:>12,.0f}")
+    peers, missing = peer_cases()
+    print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
+    for kind, cases in (("gamelib", gamelib_cases()), ("peer", peers)):
+        for name, players, fn in cases:
+            r = {"kind": kind, "case": name, "players": players, **measure(fn, args.seconds)}
+            rows.append(r)
+            print(
+                f"{name:<44} {players:<18} {r['games_per_s']:>10,.1f} "
+                f"{r['decisions_per_s']:>12,.0f}"
+            )
+    for note in missing:
+        print(f"skipped: {note}")
+    ratios = []
+    ours = [r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"]
+    theirs = [r for r in rows if r["kind"] == "peer"]
+    if theirs:
+        print("\ndecisions/s ratio (gamelib random play ÷ peer)")
+        print(f"{'':<22}" + "".join(f"{p['case'].split()[-1][:16]:>18}" for p in theirs))
+        for r in ours:
+            line = f"{r['case']:<22}"
+            for p in theirs:
+                ratio = r["decisions_per_s"] / p["decisions_per_s"]
+                ratios.append({"gamelib": r["case"], "peer": p["case"], "ratio": round(ratio, 2)})
+                line += f"{ratio:>18.2f}"
+            print(line)
+    scale = scaling(args.scaling_games)
+    print(
+        f"\nsimulate(), {scale['games']} standard Garner games, random play: "
+        f"1 worker {scale['seconds_1_worker']} s, 2 workers {scale['seconds_2_workers']} s, "
+        f"speed-up {scale['speedup']}×"
+    )
     report = {
         "gamelib_version": __version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "rows": rows,
+        "ratios": ratios,
+        "scaling": scale,
+        "skipped": missing,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")

@@ -16,6 +16,8 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -25,7 +27,7 @@ import pandas as pd
 
 from gamelib import __version__
 from gamelib.core import ConfigError, Game, GamelibError, Player, config_to_json, game_seeds
-from gamelib.records import play_game, read_records, write_records
+from gamelib.records import play_game, write_records
 from gamelib.registry import GAMES
 
 #: columns every table starts with, in this order (config fields and outcome columns follow)
@@ -199,10 +201,13 @@ def simulate(
     if chunk_size is None:
         chunk_size = max(1, min(2000, -(-n_games // (8 * n_workers)) if n_games else 1))
     store = _PartStore(Path(resume), spec) if resume is not None else None
-    parts: dict[int, tuple[int, pd.DataFrame, list[dict[str, Any]] | None]] = {}
+    parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
     want_records = records is not None
     if store is not None:
         parts.update(store.load(want_records))
+    # each chunk's records go straight to disk (memory stays flat); the file is joined at the end
+    scratch = Path(tempfile.mkdtemp(prefix="gamelib-records-")) if want_records else None
+    rec_dir = store.folder if store is not None else scratch
     todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
     seeds = game_seeds(seed, n_games)
     args = [
@@ -212,13 +217,19 @@ def simulate(
     per_game = len(players) if rotate_seats else 1
     bar = _progress(n_games * per_game, progress, game.name)
     bar.update(sum(len(df) for _, df, _ in parts.values()))
+    finished = False
     try:
         for start, (df, recs) in _run(args, n_workers, executor):
             stop = start + len(df) // per_game
-            parts[start] = (stop, df, recs)
+            rec_path = None
+            if rec_dir is not None:
+                rec_path = rec_dir / f"part-{start}-{stop}.jsonl"
+                _write_whole(rec_path, recs)
+            parts[start] = (stop, df, rec_path)
             if store is not None:
-                store.save(start, stop, df, recs if want_records else None)
+                store.save(start, stop, df)
             bar.update(len(df))
+        finished = True
     except (KeyboardInterrupt, BrokenExecutor, OSError) as exc:
         done = sum(b - a for a, (b, _, _) in parts.items())
         kept = (
@@ -231,9 +242,13 @@ def simulate(
         raise SimulationInterrupted(f"simulation {why}: {kept}") from exc
     finally:
         bar.close()
+        if not finished and scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     ordered = [parts[k] for k in sorted(parts)]
     if records is not None:
-        _write_whole(Path(records), [r for _, _, recs in ordered for r in recs or []])
+        _join_files(Path(records), [p for _, _, p in ordered if p is not None])
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     frames = [df for _, df, _ in ordered]
     table = (
         _tidy(pd.concat(frames, ignore_index=True))
@@ -259,6 +274,16 @@ def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     if at < n:
         out.append((at, n))
     return out
+
+
+def _join_files(path: Path, pieces: Sequence[Path]) -> None:
+    """Concatenate chunk files in order under a temporary name, then rename: never a half-file."""
+    tmp = path.with_name(path.name + ".partial")
+    with tmp.open("wb") as out:
+        for piece in pieces:
+            with piece.open("rb") as src:
+                shutil.copyfileobj(src, out)
+    os.replace(tmp, path)
 
 
 def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
@@ -290,24 +315,17 @@ class _PartStore:
         else:
             _atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
 
-    def load(
-        self, want_records: bool
-    ) -> dict[int, tuple[int, pd.DataFrame, list[dict[str, Any]] | None]]:
-        found = {}
+    def load(self, want_records: bool) -> dict[int, tuple[int, pd.DataFrame, Path | None]]:
+        found: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
         for path in sorted(self.folder.glob("part-*-*.parquet")):
             a, b = (int(x) for x in path.stem.split("-")[1:3])
-            recs = None
-            if want_records:
-                rec_path = path.with_suffix(".jsonl")
-                if not rec_path.exists():
-                    continue  # played without records: play it again
-                recs = list(read_records(rec_path))
-            found[a] = (b, pd.read_parquet(path), recs)
+            rec_path = path.with_suffix(".jsonl")
+            if want_records and not rec_path.exists():
+                continue  # played without records: play it again
+            found[a] = (b, pd.read_parquet(path), rec_path if want_records else None)
         return found
 
-    def save(self, a: int, b: int, df: pd.DataFrame, recs: list[dict[str, Any]] | None) -> None:
-        if recs is not None:
-            _write_whole(self.folder / f"part-{a}-{b}.jsonl", recs)
+    def save(self, a: int, b: int, df: pd.DataFrame) -> None:
         path = self.folder / f"part-{a}-{b}.parquet"
         tmp = path.with_name(path.name + ".partial")
         df.to_parquet(tmp)
