@@ -203,6 +203,16 @@ class Player(Protocol):
     def __call__(self, observation: Any, legal: Sequence[Move], rng: random.Random) -> Move: ...
 
 
+def random_player(observation: Any, legal: Sequence[Move], rng: random.Random) -> Move:
+    """Uniform over the legal options (the baseline player of every game)."""
+    return legal[rng.randrange(len(legal))]
+
+
+# The random player never looks at its observation, so the play loop may skip building one
+# (an observation of a hidden-information game is a copy of everything a seat may see).
+random_player.observes = False  # type: ignore[attr-defined]
+
+
 C = TypeVar("C")
 
 

@@ -70,6 +70,8 @@ def play_game(
             f"{game.name} needs {state.n_players} players, got {len(players)}: {list(players)}"
         )
     agents = [game.player(p) for p in players]
+    # a player that declares ``observes = False`` (the random player) gets no observation
+    observes = [getattr(a, "observes", True) for a in agents]
     start = state.start() if record else None
     moves: list[dict[str, Any]] = []
     decisions = options = multi = 0
@@ -81,7 +83,8 @@ def play_game(
         options += n
         if n > 1:
             multi += 1
-        move = agents[seat](state.observation(seat), legal, seat_rngs[seat])
+        obs = state.observation(seat) if observes[seat] else None
+        move = agents[seat](obs, legal, seat_rngs[seat])
         state.apply(move)
         if record:
             moves.append({"seat": seat, "move": state.move_to_json(move)})

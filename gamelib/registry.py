@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from gamelib.core import ConfigError, Game
+from gamelib.gargon import GARGON
 from gamelib.garner import GARNER
 
-GAMES: dict[str, Game] = {GARNER.name: GARNER}
+GAMES: dict[str, Game] = {GARNER.name: GARNER, GARGON.name: GARGON}
 
 
 def get_game(name: str) -> Game:

@@ -1,7 +1,7 @@
 """Garner: a two-player abstract card game on a grid of stacks (Michael Amundsen, 2021)."""
 
-from gamelib.core import Game
-from gamelib.garner.players import PLAYERS, CautiousPlayer, GreedyPlayer, random_player
+from gamelib.core import Game, random_player
+from gamelib.garner.players import PLAYERS, CautiousPlayer, GreedyPlayer
 from gamelib.garner.rules import (
     SETUPS,
     Card,

@@ -24,7 +24,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from gamelib.core import Move, Player
+from gamelib.core import Move, Player, random_player
 from gamelib.garner.rules import (
     COLLECT,
     LEAVE,
@@ -37,11 +37,6 @@ from gamelib.garner.rules import (
 )
 
 DECIDED_SUIT_FACTOR = 0.1
-
-
-def random_player(observation: object, legal: Sequence[Move], rng: random.Random) -> Move:
-    """Uniform over the legal options."""
-    return legal[rng.randrange(len(legal))]
 
 
 def suit_values(state: GarnerState, seat: int) -> list[float]:

@@ -1,0 +1,50 @@
+"""Gargon: a 3–5 player battle card game with hidden numbers and public colours (Dorn, 2001)."""
+
+from gamelib.core import Game
+from gamelib.gargon.players import PLAYERS, GreedyPlayer
+from gamelib.gargon.rules import (
+    COLOURS,
+    SETUPS,
+    Card,
+    DrawFrom,
+    GargonConfig,
+    GargonObservation,
+    GargonState,
+    Pass,
+    Play,
+    Resolve,
+    card,
+    load_amulets,
+    new_state,
+    shape_of,
+    state_from_start,
+)
+
+GARGON = Game(
+    name="gargon",
+    config_type=GargonConfig,
+    new_state=new_state,
+    state_from_start=state_from_start,
+    players=PLAYERS,
+    setups=SETUPS,
+)
+
+__all__ = [
+    "COLOURS",
+    "GARGON",
+    "SETUPS",
+    "Card",
+    "DrawFrom",
+    "GargonConfig",
+    "GargonObservation",
+    "GargonState",
+    "GreedyPlayer",
+    "Pass",
+    "Play",
+    "Resolve",
+    "card",
+    "load_amulets",
+    "new_state",
+    "shape_of",
+    "state_from_start",
+]

@@ -1,0 +1,754 @@
+"""Gargon: the complete rules of ``shared/rules/gargon.md`` on the gamelib protocol.
+
+Cards are ints 0..101: ``colour * 17 + k`` with values ``(0, 0, 1, 2, …, 15)[k]``.  Colours are
+public (hands, face-down plays, both piles); numbers are hidden until a card is turned up, so
+:meth:`GargonState.observation` hands a player only colours of what it may not see.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from gamelib.core import (
+    TERMINAL,
+    Chance,
+    ConfigError,
+    IllegalMoveError,
+    Move,
+    Outcome,
+    RecordError,
+    Seat,
+    State,
+)
+
+COLOURS = ("white", "blue", "violet", "red", "yellow", "green")
+N_COLOURS = 6
+PER_COLOUR = 17
+VALUES = (0, 0, *range(1, 16))
+N_CARDS = N_COLOURS * PER_COLOUR
+CardId = int
+
+COLOUR_OF: tuple[int, ...] = tuple(c // PER_COLOUR for c in range(N_CARDS))
+VALUE_OF: tuple[int, ...] = tuple(VALUES[c % PER_COLOUR] for c in range(N_CARDS))
+
+AMULET_FILE = Path(__file__).resolve().parents[2] / "data" / "gargon_amulets.csv"
+
+
+def load_amulets(path: str | Path = AMULET_FILE) -> tuple[int, ...]:
+    """The amulet table from a CSV with columns ``value,amulets`` covering values 0–15."""
+    path = Path(path)
+    try:
+        with path.open(newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the amulet table {path}: {exc}") from exc
+    table: dict[int, int] = {}
+    for i, row in enumerate(rows, 2):
+        try:
+            value, amulets = int(row["value"]), int(row["amulets"])
+        except (KeyError, TypeError, ValueError):
+            raise ConfigError(
+                f"{path}:{i}: expected integer columns 'value' and 'amulets', got {row}"
+            ) from None
+        if not 0 <= value <= 15 or amulets < 0:
+            raise ConfigError(f"{path}:{i}: value must be 0–15 and amulets ≥ 0, got {row}")
+        if value in table:
+            raise ConfigError(f"{path}:{i}: value {value} appears twice")
+        table[value] = amulets
+    missing = sorted(set(range(16)) - set(table))
+    if missing:
+        raise ConfigError(f"{path}: no amulets given for values {missing}")
+    return tuple(table[v] for v in range(16))
+
+
+DEFAULT_AMULETS = load_amulets()
+
+
+@dataclass(frozen=True)
+class GargonConfig:
+    """Every named parameter of Gargon's rules page; the defaults are the published game's."""
+
+    n_players: int = 4
+    """Players, 3 to 5; seat 0 leads the first round."""
+    hand_size: int = 10
+    """Cards dealt to each player; the rest make the two draw piles."""
+    allow_three_colours: bool = True
+    """Whether the 1:1:1 shape (three colours) may be played."""
+    last_player_restriction: bool = True
+    """The last player of a round may play only colours already on the table."""
+    zero_multiplier: float = 2
+    """Each captured zero multiplies its colour's amulets by this (both zeros: squared)."""
+    tie_losers_draw: bool = True
+    """Whether the owners of tied (0–0) cards draw like losers."""
+    majority_bonus: int = 10
+    """Bonus per colour for the one player who captured the most cards of it."""
+    shared_bonus: int = 5
+    """Bonus per colour for each player tied for the most captured cards of it."""
+    amulets: tuple[int, ...] = DEFAULT_AMULETS
+    """Amulets printed on values 0–15 (default: ``data/gargon_amulets.csv``)."""
+    max_rounds: int = 1000
+    """Safety stop: a game still running after this many rounds ends as ``round_limit``."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_players, int) or not 3 <= self.n_players <= 5:
+            raise ConfigError(f"Gargon is for 3–5 players, got n_players={self.n_players!r}")
+        if not isinstance(self.hand_size, int) or self.hand_size < 1:
+            raise ConfigError(f"hand_size must be a positive int, got {self.hand_size!r}")
+        if self.n_players * self.hand_size > N_CARDS - 2:
+            raise ConfigError(
+                f"{self.n_players} hands of {self.hand_size} leave fewer than 2 of the "
+                f"{N_CARDS} cards for the draw piles"
+            )
+        for name in ("allow_three_colours", "last_player_restriction", "tie_losers_draw"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if not isinstance(self.zero_multiplier, int | float) or self.zero_multiplier < 0:
+            raise ConfigError(f"zero_multiplier must be a number ≥ 0, got {self.zero_multiplier!r}")
+        for name in ("majority_bonus", "shared_bonus", "max_rounds"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ConfigError(f"{name} must be a non-negative int, got {v!r}")
+        a = self.amulets
+        if (
+            not isinstance(a, tuple)
+            or len(a) != 16
+            or not all(isinstance(x, int) and x >= 0 for x in a)
+        ):
+            raise ConfigError(f"amulets must be 16 non-negative ints (values 0–15), got {a!r}")
+        if self.max_rounds < 1:
+            raise ConfigError("max_rounds must be at least 1")
+
+
+SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+class Play(NamedTuple):
+    """Put these cards (ids, ascending) face down on the table."""
+
+    cards: tuple[CardId, ...]
+
+
+class Pass(NamedTuple):
+    """Follower: pass and draw this many cards (0 only when both piles are empty)."""
+
+    draws: int
+
+
+class DrawFrom(NamedTuple):
+    """Draw the top card of pile 0 or pile 1 (after passing, or after losing a battle)."""
+
+    pile: int
+
+
+class Resolve(NamedTuple):
+    """Battle: the chooser resolves this colour next."""
+
+    colour: int
+
+
+class Card(NamedTuple):
+    """A card as the rules name it."""
+
+    colour: int
+    value: int
+
+
+def card(cid: CardId) -> Card:
+    """The colour and value of a card id."""
+    return Card(COLOUR_OF[cid], VALUE_OF[cid])
+
+
+def card_id(colour: int, value: int, copy: int = 0) -> CardId:
+    """The id of a card (``copy`` 0 or 1 tells the two zeros of a colour apart)."""
+    if not 0 <= colour < N_COLOURS or not 0 <= value <= 15 or copy not in (0, 1):
+        raise ValueError(f"no Gargon card has colour {colour}, value {value}, copy {copy}")
+    if value and copy:
+        raise ValueError("only zeros come in two copies")
+    return colour * PER_COLOUR + (value + 1 if value else copy)
+
+
+def from_deal(
+    config: GargonConfig, hands: Sequence[Sequence[CardId]], piles: Sequence[Sequence[CardId]]
+) -> GargonState:
+    """A position built by hand: hands and piles (top card first) of card ids, seat 0 to lead.
+
+    For worked examples and tests; the cards need not be the whole deck but must be distinct.
+    """
+    flat = [c for part in (*hands, *piles) for c in part]
+    if len(set(flat)) != len(flat):
+        raise ConfigError("a card appears twice in the deal")
+    if len(hands) != config.n_players:
+        raise ConfigError(f"{config.n_players} hands needed, got {len(hands)}")
+    return GargonState(
+        config,
+        [list(h) for h in hands],
+        [list(reversed(p)) for p in piles],
+        Chance(None, replay=()),
+    )
+
+
+def shape_of(cards: Sequence[CardId]) -> tuple[int, ...]:
+    """The shape of a play: its colour multiplicities, largest first (``(2, 1)`` for 2:1)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[COLOUR_OF[c]] = counts.get(COLOUR_OF[c], 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
+
+
+SHAPES = ((1,), (2,), (1, 1), (2, 1), (1, 1, 1))
+
+# --- phases --------------------------------------------------------------------------------
+PLAY, DRAW, RESOLVE, OVER = range(4)
+PHASE_NAMES = ("play", "draw", "resolve", "over")
+
+
+@dataclass(frozen=True)
+class GargonObservation:
+    """Exactly what one seat may see (rules page, "What each player may see")."""
+
+    config: GargonConfig
+    seat: Seat
+    phase: str
+    to_move: Seat
+    lead: Seat
+    round: int
+    hand: tuple[CardId, ...]
+    hand_colours: tuple[tuple[int, ...], ...]
+    pile_colours: tuple[tuple[int, ...], tuple[int, ...]]
+    table_colours: tuple[tuple[int, ...], ...]
+    turned_up: tuple[tuple[CardId, ...], ...] | None
+    acted: tuple[bool, ...]
+    passed: tuple[bool, ...]
+    shape: tuple[int, ...] | None
+    captured: tuple[tuple[CardId, ...], ...]
+    discard: tuple[CardId, ...]
+    draws_left: int
+
+
+class GargonState(State):
+    """A Gargon position: hands, piles, the table, captures and the decision to make."""
+
+    config: GargonConfig
+
+    def __init__(
+        self,
+        config: GargonConfig,
+        hands: list[list[CardId]],
+        piles: list[list[CardId]],
+        chance: Chance,
+    ) -> None:
+        self.config = config
+        n = config.n_players
+        self.hands = hands
+        #: piles[i]: the draw pile, bottom first (its last card is the top)
+        self.piles = piles
+        self._chance = chance
+        self._start = {
+            "hands": [h[:] for h in hands],
+            "piles": [list(reversed(p)) for p in piles],
+        }
+        self.table: list[list[CardId]] = [[] for _ in range(n)]
+        self.captured: list[list[CardId]] = [[] for _ in range(n)]
+        self.discard: list[CardId] = []
+        self.lead: Seat = 0
+        self.order: list[Seat] = [(self.lead + i) % n for i in range(n)]
+        self.pos = 0  # index into order of the player to act in the play-out
+        self.passed = [False] * n
+        self.acted = [False] * n
+        self.shape: tuple[int, ...] | None = None
+        self.turned_up = False
+        self.phase = PLAY
+        self.to_move: Seat = 0
+        #: draws still owed: (player, how many, reason) in the order they are taken
+        self.draw_queue: list[list[Any]] = []
+        self.resolving: int | None = None  # colour being resolved (draws pause it)
+        self.rounds = 0
+        self.battles = 0
+        self.ties = 0
+        self.drawn_passing = [0] * n
+        self.drawn_losing = [0] * n
+        self.reason = ""
+        self._legal: list[Move] | None = None
+
+    # -- the protocol --
+    @property
+    def n_players(self) -> int:
+        """How many seats play."""
+        return int(self.config.n_players)
+
+    @property
+    def chance(self) -> Chance:
+        """Gargon's only chance event is the deal, so its chance log stays empty."""
+        return self._chance
+
+    def start(self) -> dict[str, Any]:
+        """The deal: each hand, and each pile top card first."""
+        return {
+            "hands": [[[*card(c), c] for c in h] for h in self._start["hands"]],
+            "piles": [[[*card(c), c] for c in p] for p in self._start["piles"]],
+        }
+
+    def current_player(self) -> Seat:
+        """The seat to decide, or TERMINAL."""
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    def is_over(self) -> bool:
+        """True once a pile ran dry at a round's end, or no hand holds a card."""
+        return self.phase == OVER
+
+    @property
+    def decision(self) -> str:
+        """Which kind of decision comes next."""
+        return PHASE_NAMES[self.phase]
+
+    def legal_moves(self) -> list[Move]:
+        """The options of the current decision."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[Move]:
+        if self.phase == PLAY:
+            seat = self.to_move
+            is_lead = seat == self.lead
+            allowed: set[int] | None = None
+            if (
+                not is_lead
+                and self.config.last_player_restriction
+                and self.pos == len(self.order) - 1
+            ):
+                allowed = {COLOUR_OF[c] for t in self.table for c in t}
+            moves: list[Move] = [
+                Play(p)
+                for p in self._plays(self.hands[seat], None if is_lead else self.shape, allowed)
+            ]
+            if not is_lead:
+                avail = len(self.piles[0]) + len(self.piles[1])
+                moves += [Pass(k) for k in range(1, min(3, avail) + 1)] if avail else [Pass(0)]
+            return moves
+        if self.phase == DRAW:
+            return [DrawFrom(i) for i in (0, 1) if self.piles[i]]
+        if self.phase == RESOLVE:
+            colours = sorted({COLOUR_OF[c] for c in self.table[self.to_move]})
+            return [Resolve(col) for col in colours]
+        return []
+
+    def _plays(
+        self,
+        hand: Sequence[CardId],
+        shape: tuple[int, ...] | None,
+        allowed: set[int] | None,
+    ) -> list[tuple[CardId, ...]]:
+        """Every legal play from ``hand`` (of ``shape`` if given; in ``allowed`` colours)."""
+        by_colour: dict[int, list[CardId]] = {}
+        for c in sorted(hand):
+            col = COLOUR_OF[c]
+            if allowed is None or col in allowed:
+                by_colour.setdefault(col, []).append(c)
+        shapes = [shape] if shape is not None else list(SHAPES)
+        if not self.config.allow_three_colours:
+            shapes = [s for s in shapes if s != (1, 1, 1)]
+        cols = sorted(by_colour)
+        out: list[tuple[CardId, ...]] = []
+        for s in shapes:
+            if s == (1,):
+                out += [(c,) for col in cols for c in by_colour[col]]
+            elif s == (2,):
+                for col in cols:
+                    out += list(itertools.combinations(by_colour[col], 2))
+            elif s == (1, 1):
+                for a, b in itertools.combinations(cols, 2):
+                    out += [(x, y) for x in by_colour[a] for y in by_colour[b]]
+            elif s == (2, 1):
+                for a in cols:
+                    pairs = list(itertools.combinations(by_colour[a], 2))
+                    if not pairs:
+                        continue
+                    for b in cols:
+                        if b != a:
+                            out += [tuple(sorted((*pr, y))) for pr in pairs for y in by_colour[b]]
+            elif s == (1, 1, 1):
+                for a, b, c3 in itertools.combinations(cols, 3):
+                    out += [
+                        (x, y, z) for x in by_colour[a] for y in by_colour[b] for z in by_colour[c3]
+                    ]
+        return out
+
+    def apply(self, move: Move) -> None:
+        """Make one decision; an option not in ``legal_moves()`` raises IllegalMoveError."""
+        legal = self.legal_moves()
+        if move not in legal:
+            raise IllegalMoveError(self._why_illegal(move, legal))
+        self._legal = None
+        seat = self.to_move
+        if isinstance(move, Play):
+            hand = self.hands[seat]
+            for c in move.cards:
+                hand.remove(c)
+            self.table[seat] = list(move.cards)
+            if seat == self.lead:
+                self.shape = shape_of(move.cards)
+            self.acted[seat] = True
+            self._next_in_play_out()
+        elif isinstance(move, Pass):
+            self.passed[seat] = True
+            self.acted[seat] = True
+            if move.draws:
+                self.draw_queue.append([seat, move.draws, "pass"])
+                self._start_draws()
+            else:
+                self._next_in_play_out()
+        elif isinstance(move, DrawFrom):
+            self._draw(seat, move.pile)
+        elif isinstance(move, Resolve):
+            self.resolving = move.colour
+            self._resolve()
+
+    def _why_illegal(self, move: Move, legal: list[Move]) -> str:
+        if self.phase == OVER:
+            return f"{move!r} is illegal: the game is over"
+        shown = ", ".join(map(repr, legal[:6])) + (", …" if len(legal) > 6 else "")
+        if isinstance(move, Play) and self.phase == PLAY:
+            missing = [c for c in move.cards if c not in self.hands[self.to_move]]
+            if missing:
+                return f"{move!r} is illegal: cards {missing} are not in seat {self.to_move}'s hand"
+            if self.shape is not None and self.to_move != self.lead:
+                if shape_of(move.cards) != self.shape:
+                    return (
+                        f"{move!r} is illegal: its shape {shape_of(move.cards)} is not the "
+                        f"lead's {self.shape}"
+                    )
+                return (
+                    f"{move!r} is illegal: the last player may only play colours already on "
+                    "the table"
+                )
+            if list(move.cards) != sorted(move.cards):
+                return f"{move!r} is illegal: list a play's cards in ascending id order"
+        return (
+            f"{move!r} is illegal for seat {self.to_move}'s {self.decision} decision; "
+            f"legal: {shown}"
+        )
+
+    # -- play-out --
+    def _next_in_play_out(self) -> None:
+        self.pos += 1
+        if self.pos < len(self.order):
+            self.to_move = self.order[self.pos]
+            self.phase = PLAY
+            return
+        self._turn_up()
+
+    def _turn_up(self) -> None:
+        self.turned_up = True
+        self.phase = RESOLVE
+        self._next_chooser()
+
+    def _next_chooser(self) -> None:
+        """The lead chooses while he has unresolved colours, then the next player clockwise."""
+        for seat in self.order:
+            if self.table[seat]:
+                self.to_move = seat
+                self.phase = RESOLVE
+                return
+        self._end_round()
+
+    # -- battles --
+    def _resolve(self) -> None:
+        """Resolve the current colour step by step, pausing whenever losers must draw."""
+        col = self.resolving
+        assert col is not None
+        table = self.table
+        while True:
+            holders = [s for s in self.order if any(COLOUR_OF[c] == col for c in table[s])]
+            if len(holders) == 0:
+                break
+            if len(holders) == 1:
+                s = holders[0]
+                mine = [c for c in table[s] if COLOUR_OF[c] == col]
+                self.captured[s] += mine
+                table[s] = [c for c in table[s] if COLOUR_OF[c] != col]
+                break
+            forward = {}
+            for s in holders:
+                best = max((c for c in table[s] if COLOUR_OF[c] == col), key=VALUE_OF.__getitem__)
+                forward[s] = best
+                table[s].remove(best)
+            top = max(VALUE_OF[c] for c in forward.values())
+            winners = [s for s, c in forward.items() if VALUE_OF[c] == top]
+            self.battles += 1
+            losers: list[Seat]
+            if len(winners) == 1:
+                w = winners[0]
+                self.captured[w].append(forward[w])
+                losers = [s for s in holders if s != w]
+                self.discard += [forward[s] for s in losers]
+                draw = True
+            else:
+                self.ties += 1
+                losers = holders
+                self.discard += list(forward.values())
+                draw = self.config.tie_losers_draw
+                # only 0 against 0 can tie; a higher card cannot be in the set
+            if draw:
+                for s in losers:  # clockwise from the lead
+                    self.draw_queue.append([s, 1, "lose"])
+                if self.draw_queue and (self.piles[0] or self.piles[1]):
+                    self._start_draws()
+                    return
+                self.draw_queue.clear()
+        self.resolving = None
+        self._next_chooser()
+
+    def _start_draws(self) -> None:
+        while self.draw_queue and not (self.piles[0] or self.piles[1]):
+            self.draw_queue.pop(0)  # nothing left to draw
+        if not self.draw_queue:
+            self._after_draws()
+            return
+        self.to_move = self.draw_queue[0][0]
+        self.phase = DRAW
+
+    def _draw(self, seat: Seat, pile: int) -> None:
+        c = self.piles[pile].pop()
+        self.hands[seat].append(c)
+        entry = self.draw_queue[0]
+        if entry[2] == "pass":
+            self.drawn_passing[seat] += 1
+        else:
+            self.drawn_losing[seat] += 1
+        entry[1] -= 1
+        if entry[1] == 0:
+            self.draw_queue.pop(0)
+        self._start_draws()
+
+    def _after_draws(self) -> None:
+        if self.turned_up:
+            if self.resolving is not None:
+                self._resolve()
+            else:
+                self._next_chooser()
+        else:
+            self._next_in_play_out()
+
+    def _end_round(self) -> None:
+        cfg = self.config
+        n = cfg.n_players
+        self.rounds += 1
+        if not self.piles[0] or not self.piles[1]:
+            self._finish("pile_empty")
+            return
+        if not any(self.hands):
+            self._finish("hands_empty")
+            return
+        if self.rounds >= cfg.max_rounds:
+            self._finish("round_limit")
+            return
+        for step in range(1, n + 1):
+            nxt = (self.lead + step) % n
+            if self.hands[nxt]:
+                break
+        self.lead = nxt
+        self.order = [(nxt + i) % n for i in range(n)]
+        self.pos = 0
+        self.passed = [False] * n
+        self.acted = [False] * n
+        self.shape = None
+        self.turned_up = False
+        self.to_move = nxt
+        self.phase = PLAY
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.reason = reason
+
+    # -- scoring --
+    def colour_score(self, seat: Seat, colour: int) -> float:
+        """Amulets of ``seat``'s captures of ``colour``, times the zero multiplier per zero."""
+        cards = [c for c in self.captured[seat] if COLOUR_OF[c] == colour]
+        amulets = sum(self.config.amulets[VALUE_OF[c]] for c in cards)
+        zeros = sum(1 for c in cards if VALUE_OF[c] == 0)
+        return float(amulets * self.config.zero_multiplier**zeros)
+
+    def bonuses(self) -> list[list[int]]:
+        """bonuses[seat][colour]: +10 to the one player with most captures, +5 to tied ones."""
+        cfg = self.config
+        n = cfg.n_players
+        out = [[0] * N_COLOURS for _ in range(n)]
+        for col in range(N_COLOURS):
+            counts = [sum(1 for c in self.captured[s] if COLOUR_OF[c] == col) for s in range(n)]
+            top = max(counts)
+            if top == 0:
+                continue
+            best = [s for s in range(n) if counts[s] == top]
+            for s in best:
+                out[s][col] = cfg.majority_bonus if len(best) == 1 else cfg.shared_bonus
+        return out
+
+    def scores(self) -> list[float]:
+        """Each player's total: amulets (with zero doubling) plus colour bonuses."""
+        bonus = self.bonuses()
+        return [
+            sum(self.colour_score(s, col) for col in range(N_COLOURS)) + sum(bonus[s])
+            for s in range(self.config.n_players)
+        ]
+
+    def outcome(self) -> Outcome:
+        """Scores, winner(s), and the per-game counters of the rules page."""
+        n = self.config.n_players
+        scores = self.scores()
+        top = max(scores)
+        winners = tuple(s for s in range(n) if scores[s] == top) if self.phase == OVER else ()
+        bonus = self.bonuses()
+        counters: dict[str, int | float] = {
+            "rounds": self.rounds,
+            "battles": self.battles,
+            "ties": self.ties,
+        }
+        for s in range(n):
+            caps = self.captured[s]
+            counters[f"amulets_{s}"] = sum(self.colour_score(s, col) for col in range(N_COLOURS))
+            counters[f"bonus_{s}"] = sum(bonus[s])
+            counters[f"captured_{s}"] = len(caps)
+            counters[f"zeros_{s}"] = sum(1 for c in caps if VALUE_OF[c] == 0)
+            counters[f"drawn_passing_{s}"] = self.drawn_passing[s]
+            counters[f"drawn_losing_{s}"] = self.drawn_losing[s]
+            counters[f"hand_left_{s}"] = len(self.hands[s])
+        return Outcome(
+            winners=winners,
+            scores=tuple(scores),
+            reason=self.reason or "unfinished",
+            turns=self.rounds,
+            counters=counters,
+        )
+
+    # -- what a seat may see --
+    def observation(self, seat: Seat) -> GargonObservation:
+        """Own hand; other hands', piles' and face-down cards' colours; everything turned up."""
+        n = self.config.n_players
+        col = COLOUR_OF
+        return GargonObservation(
+            config=self.config,
+            seat=seat,
+            phase=PHASE_NAMES[self.phase],
+            to_move=self.to_move,
+            lead=self.lead,
+            round=self.rounds,
+            hand=tuple(sorted(self.hands[seat])),
+            hand_colours=tuple(tuple(sorted(col[c] for c in self.hands[s])) for s in range(n)),
+            pile_colours=(
+                tuple(col[c] for c in reversed(self.piles[0])),
+                tuple(col[c] for c in reversed(self.piles[1])),
+            ),
+            table_colours=tuple(tuple(sorted(col[c] for c in self.table[s])) for s in range(n)),
+            turned_up=tuple(tuple(sorted(t)) for t in self.table) if self.turned_up else None,
+            acted=tuple(self.acted),
+            passed=tuple(self.passed),
+            shape=self.shape,
+            captured=tuple(tuple(sorted(c)) for c in self.captured),
+            discard=tuple(sorted(self.discard)),
+            draws_left=self.draw_queue[0][1] if self.phase == DRAW and self.draw_queue else 0,
+        )
+
+    # -- copying and records --
+    def clone(self) -> GargonState:
+        """An independent copy."""
+        new = GargonState.__new__(GargonState)
+        new.__dict__.update(self.__dict__)
+        new.hands = [h[:] for h in self.hands]
+        new.piles = [p[:] for p in self.piles]
+        new.table = [t[:] for t in self.table]
+        new.captured = [c[:] for c in self.captured]
+        new.discard = self.discard[:]
+        new.order = self.order[:]
+        new.passed = self.passed[:]
+        new.acted = self.acted[:]
+        new.draw_queue = [e[:] for e in self.draw_queue]
+        new.drawn_passing = self.drawn_passing[:]
+        new.drawn_losing = self.drawn_losing[:]
+        return new
+
+    def move_to_json(self, move: Move) -> Any:
+        """{"play": [[colour, value, id], …]}, {"pass": n}, {"draw": pile}, {"resolve": c}."""
+        if isinstance(move, Play):
+            return {"play": [[*card(c), c] for c in move.cards]}
+        if isinstance(move, Pass):
+            return {"pass": move.draws}
+        if isinstance(move, DrawFrom):
+            return {"draw": move.pile}
+        if isinstance(move, Resolve):
+            return {"resolve": move.colour}
+        raise IllegalMoveError(f"{move!r} is not a Gargon move")
+
+    def move_from_json(self, data: Any) -> Move:
+        """Inverse of move_to_json (the card ids decide; colour and value are checked)."""
+        try:
+            ((kind, value),) = data.items()
+            if kind == "play":
+                ids = []
+                for colour, val, cid in value:
+                    if card(int(cid)) != (colour, val):
+                        raise RecordError(f"card id {cid} is not {colour}/{val}")
+                    ids.append(int(cid))
+                return Play(tuple(ids))
+            if kind == "pass":
+                return Pass(int(value))
+            if kind == "draw":
+                return DrawFrom(int(value))
+            if kind == "resolve":
+                return Resolve(int(value))
+        except RecordError:
+            raise
+        except (AttributeError, TypeError, ValueError, IndexError) as exc:
+            raise RecordError(f"malformed Gargon move {data!r}: {exc}") from exc
+        raise RecordError(f"unknown Gargon move kind in {data!r}")
+
+
+# --- setting up ----------------------------------------------------------------------------
+
+
+def new_state(config: GargonConfig, rng: random.Random) -> GargonState:
+    """Shuffle, deal ``hand_size`` to each player, split the rest into two piles."""
+    deck = list(range(N_CARDS))
+    rng.shuffle(deck)
+    n, h = config.n_players, config.hand_size
+    hands = [deck[i * h : (i + 1) * h] for i in range(n)]
+    rest = deck[n * h :]
+    half = (len(rest) + 1) // 2
+    piles = [rest[:half], rest[half:]]
+    return GargonState(config, hands, piles, Chance(rng))
+
+
+def state_from_start(
+    config: GargonConfig, start: Mapping[str, Any], chance_log: Sequence[Any] = ()
+) -> GargonState:
+    """Rebuild the deal from a record: hands, and piles top card first."""
+    try:
+        hands = [[_card_id(x) for x in h] for h in start["hands"]]
+        piles = [list(reversed([_card_id(x) for x in p])) for p in start["piles"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"malformed Gargon deal: {exc}") from exc
+    if len(hands) != config.n_players or len(piles) != 2:
+        raise RecordError(
+            f"the deal has {len(hands)} hands and {len(piles)} piles; the config needs "
+            f"{config.n_players} hands and 2 piles"
+        )
+    flat = sorted(c for part in (*hands, *piles) for c in part)
+    if flat != list(range(N_CARDS)):
+        raise RecordError("the deal does not hold each of the 102 cards exactly once")
+    return GargonState(config, hands, piles, Chance(None, replay=chance_log))
+
+
+def _card_id(entry: Sequence[Any]) -> CardId:
+    colour, value, cid = entry
+    cid = int(cid)
+    if not 0 <= cid < N_CARDS or card(cid) != (colour, value):
+        raise ValueError(f"{list(entry)} is not a Gargon card")
+    return cid
