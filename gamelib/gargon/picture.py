@@ -1,0 +1,101 @@
+"""A picture of a Gargon table: hands as colour counts, the table, captures and both piles."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
+
+from gamelib.gargon.rules import COLOUR_OF, COLOURS, N_COLOURS, VALUE_OF, GargonState
+
+COLOUR_FACES = ("#f2f2f2", "#4c72b0", "#8172b3", "#c44e52", "#e5c33a", "#55a868")
+
+
+def _card(ax: Axes, x: float, y: float, colour: int, text: str, gid: str, w: float = 0.5) -> None:
+    ax.add_patch(Rectangle((x, y), w, 0.6, fc=COLOUR_FACES[colour], ec="#444444", lw=0.8, gid=gid))
+    dark = colour in (0, 4)
+    ax.text(
+        x + w / 2,
+        y + 0.3,
+        text,
+        ha="center",
+        va="center",
+        fontsize=7,
+        color="#222222" if dark else "white",
+    )
+
+
+def draw(state: GargonState, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """One row per player: hand colour counts (numbers hidden), cards on the table (face down
+    as '?', or turned up), captured cards by colour with the current score; piles at the top."""
+    n = state.n_players
+    if ax is None:
+        _, ax = plt.subplots(figsize=(13, 1.1 * n + 2.2))
+    scores = state.scores()
+    y_top = n * 1.1 + 0.4
+    for i, pile in enumerate(state.piles):
+        ax.text(0, y_top + 0.9 * i + 0.3, f"pile {i} ({len(pile)})", fontsize=8, va="center")
+        for k, c in enumerate(reversed(pile[-40:])):
+            ax.add_patch(
+                Rectangle(
+                    (2.2 + 0.2 * k, y_top + 0.9 * i),
+                    0.18,
+                    0.6,
+                    fc=COLOUR_FACES[COLOUR_OF[c]],
+                    ec="#888888",
+                    lw=0.4,
+                    gid="pile",
+                )
+            )
+    for s in range(n):
+        y = (n - 1 - s) * 1.1
+        tag = " (lead)" if s == state.lead else ""
+        arrow = "▶ " if s == state.current_player() else "  "
+        ax.text(
+            0,
+            y + 0.3,
+            f"{arrow}seat {s}{tag}",
+            fontsize=9,
+            va="center",
+            fontweight="bold" if arrow.strip() else "normal",
+        )
+        counts = [0] * N_COLOURS
+        for c in state.hands[s]:
+            counts[COLOUR_OF[c]] += 1
+        x = 2.2
+        for col in range(N_COLOURS):
+            if counts[col]:
+                _card(ax, x, y, col, str(counts[col]), "hand", w=0.35)
+                x += 0.4
+        x = 5.0
+        for c in sorted(state.table[s]):
+            _card(ax, x, y, COLOUR_OF[c], str(VALUE_OF[c]) if state.turned_up else "?", "table")
+            x += 0.55
+        x = 7.0
+        for col in range(N_COLOURS):
+            caps = sorted(VALUE_OF[c] for c in state.captured[s] if COLOUR_OF[c] == col)
+            if caps:
+                _card(
+                    ax, x, y, col, ",".join(map(str, caps)), "captured", w=0.25 + 0.22 * len(caps)
+                )
+                x += 0.32 + 0.22 * len(caps)
+        ax.text(x + 0.2, y + 0.3, f"{scores[s]:g}", fontsize=9, va="center")
+    ax.text(2.2, -0.35, "hand (colour counts)", fontsize=7, color="#666666")
+    ax.text(5.0, -0.35, "table", fontsize=7, color="#666666")
+    ax.text(7.0, -0.35, "captured (values) · score", fontsize=7, color="#666666")
+    ax.set_xlim(-0.1, 13.5)
+    ax.set_ylim(-0.6, y_top + 1.8)
+    ax.axis("off")
+    if title is None:
+        title = (
+            f"Gargon — round {state.rounds + 1}, seat {state.current_player()} to {state.decision}"
+            if not state.is_over()
+            else f"Gargon — over after {state.rounds} rounds ({state.outcome().reason})"
+        )
+    ax.set_title(title, fontsize=10)
+    return ax
+
+
+def legend() -> dict[int, str]:
+    """The colour names by number (0–5), as the picture colours them."""
+    return dict(enumerate(COLOURS))
