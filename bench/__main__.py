@@ -68,6 +68,24 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
                 lambda seed, pair=pair: play_game(garner, std, pair, seed).decisions,
             )
         )
+    gargon = GAMES["gargon"]
+    for n in (3, 4, 5):
+        cfg = gargon.config(f"{n}p")
+        cases.append(
+            (
+                f"gargon {n}p",
+                f"random ×{n}",
+                lambda seed, cfg=cfg, n=n: play_game(gargon, cfg, ["random"] * n, seed).decisions,
+            )
+        )
+    g4 = gargon.config("4p")
+    cases.append(
+        (
+            "gargon 4p",
+            "greedy ×4",
+            lambda seed: play_game(gargon, g4, ["greedy"] * 4, seed).decisions,
+        )
+    )
     return cases
 
 
@@ -171,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     for note in missing:
         print(f"skipped: {note}")
     ratios = []
-    ours = [r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"]
+    ours = [r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random")]
     theirs = [r for r in rows if r["kind"] == "peer"]
     if theirs:
         print("\ndecisions/s ratio (gamelib random play ÷ peer)")

@@ -203,6 +203,15 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise CliError(f"-n must be at least 1, got {args.games}")
 
 
+def _seats(text: str, config: Any) -> list[str]:
+    """Players by seat from ``a,b,c``; a single name fills every seat."""
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if len(players) == 1:
+        n = getattr(config, "n_players", 2)
+        players *= n
+    return players
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from gamelib.sim import save, sweep
     from gamelib.stats import game_metrics
@@ -212,6 +221,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if not grid:
         raise CliError("give at least one rule flag or --setup with the values to sweep")
     lineups = [[p.strip() for p in lu.split(",") if p.strip()] for lu in args.players.split(";")]
+
     resume = args.resume
     if resume is None and args.out is not None:
         resume = args.out.with_name(args.out.name + ".parts")
@@ -248,7 +258,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gamelib.stats import win_rates
 
     config = _config_from_args(args)
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    players = _seats(args.players, config)
     _check_paths(args)
     resume = args.resume
     if resume is None and args.out is not None:
@@ -270,7 +280,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(table, args.out)
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
-    print(f"{args.game} ({config.setup if hasattr(config, 'setup') else ''}), {len(table)} games")
+    label = getattr(config, "setup", None) or args.setup or "custom"
+    print(f"{args.game} ({label}), {len(table)} games")
     for _, r in rates.iterrows():
         print(
             f"  {r['player']:<12} wins {r['win_rate']:.3f}  95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
@@ -278,10 +289,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         )
     for _, r in seats.iterrows():
         print(
-            f"  seat {r['seat']:<7} wins {r['win_rate']:.3f}  95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
+            f"  seat {int(r['seat']):<7} wins {r['win_rate']:.3f}  "
+            f"95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
         )
     d, lo, hi = rates.attrs["draw_rate"]
-    print(f"  draws        {d:.3f}  95% CI [{lo:.3f}, {hi:.3f}]")
+    print(f"  no sole win  {d:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  (draws and shared wins)")
     print(f"  mean turns   {table['turns'].mean():.1f}")
     if args.out is not None:
         print(f"table: {args.out}")

@@ -484,7 +484,8 @@ def sweep(
     """Simulate every combination of rule values in ``grid`` on the same seeds, into one table.
 
     ``grid`` maps ``"setup"`` and/or config fields to the values to try; ``players`` is one
-    line-up, or a list of line-ups to try too.  Every combination replays the same deals
+    line-up, or a list of line-ups to try too (a line-up of one name fills every seat).
+    Every combination replays the same deals
     (common random numbers), so variants can be compared game by game with
     :func:`gamelib.stats.paired_difference`.  Other keywords go to :func:`simulate`.
     """
@@ -502,14 +503,20 @@ def sweep(
     for values in combos:
         fields = dict(zip(names, values, strict=True))
         setup = fields.pop("setup", None)
-        configs.append(g.config(setup, **fields) if setup else g.config(None, **fields))
+        cfg = g.config(setup, **fields) if setup else g.config(None, **fields)
+        configs.append((setup, cfg))
     tables = []
     runs = []
     i = 0
-    for cfg in configs:
+    for setup, cfg in configs:
+        seats = g.new_state(cfg, random.Random(0)).n_players
         for lineup in lineups:
+            # a one-player line-up fills every seat (so player counts can be swept)
+            seated = list(lineup) * seats if len(lineup) == 1 else lineup
             folder = None if resume is None else Path(resume) / f"run-{i}"
-            t = simulate(cfg, lineup, n_games, seed, resume=folder, **kwargs)
+            t = simulate(cfg, seated, n_games, seed, resume=folder, **kwargs)
+            if setup is not None and "setup" not in t:  # a game whose config has no label
+                t.insert(len(PROVENANCE), "setup", setup)
             runs.append(t.attrs["provenance"])
             tables.append(t)
             i += 1

@@ -138,7 +138,7 @@ def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path, capsys):
         (["--straight-line", "maybe"], "--straight-line: 'maybe' is not true or false"),
         (["--top-layer", "middle"], "top_layer must be"),
         (["--rows", "4"], "cannot deal exactly"),
-        (["--players", "random"], "needs 2 players"),
+        (["--players", "random,random,random"], "needs 2 players"),
         (["--out", "x.csv"], "expected a .parquet file"),
     ],
 )
@@ -319,3 +319,27 @@ def test_cli_sweep_prints_one_line_per_variant(tmp_path, capsys):
     assert table.attrs["provenance"]["sweep"]["straight_line"] == ["False", "True"]
     assert main(["sweep", "garner", "--players", "random,random", "-n", "2", "--seed", "1"]) == 2
     assert "at least one rule flag" in capsys.readouterr().err
+
+
+def test_cli_one_player_name_fills_every_seat(capsys):
+    assert (
+        main(
+            [
+                "simulate",
+                "gargon",
+                "--setup",
+                "5p",
+                "--players",
+                "random",
+                "-n",
+                "3",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    assert "gargon (5p), 3 games" in capsys.readouterr().out
