@@ -86,6 +86,16 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
             lambda seed: play_game(gargon, g4, ["greedy"] * 4, seed).decisions,
         )
     )
+    dty = GAMES["deck_the_yard"]
+    dcfg = dty.config(None)
+    for player in ("random", "greedy"):
+        cases.append(
+            (
+                "deck_the_yard",
+                player,
+                lambda seed, p=player: play_game(dty, dcfg, [p], seed).decisions,
+            )
+        )
     return cases
 
 

@@ -205,10 +205,11 @@ def _check_paths(args: argparse.Namespace) -> None:
 
 def _seats(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
+    from gamelib.sim import n_seats
+
     players = [p.strip() for p in text.split(",") if p.strip()]
     if len(players) == 1:
-        n = getattr(config, "n_players", 2)
-        players *= n
+        players *= n_seats(config)
     return players
 
 
@@ -280,20 +281,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(table, args.out)
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
-    label = getattr(config, "setup", None) or args.setup or "custom"
+    label = args.setup or getattr(config, "setup", None) or "default rules"
     print(f"{args.game} ({label}), {len(table)} games")
     for _, r in rates.iterrows():
         print(
             f"  {r['player']:<12} wins {r['win_rate']:.3f}  95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
             f"  ({r['wins']}/{r['games']})"
         )
-    for _, r in seats.iterrows():
-        print(
-            f"  seat {int(r['seat']):<7} wins {r['win_rate']:.3f}  "
-            f"95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
-        )
     d, lo, hi = rates.attrs["draw_rate"]
-    print(f"  no sole win  {d:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  (draws and shared wins)")
+    if len(seats) > 1:
+        for _, r in seats.iterrows():
+            print(
+                f"  seat {int(r['seat']):<7} wins {r['win_rate']:.3f}  "
+                f"95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
+            )
+        print(f"  no sole win  {d:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  (draws and shared wins)")
     print(f"  mean turns   {table['turns'].mean():.1f}")
     if args.out is not None:
         print(f"table: {args.out}")

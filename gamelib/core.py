@@ -197,6 +197,31 @@ class State(ABC):
         """Inverse of :meth:`move_to_json`; raises :class:`RecordError` on malformed data."""
 
 
+M = TypeVar("M", bound=type)
+
+
+def move_type(cls: M) -> M:
+    """Make a NamedTuple move class equal only to moves of its own type.
+
+    Plain NamedTuples compare as tuples, so ``Pass(1) == DrawFrom(1)``; a legality check
+    (``move in legal``) would then accept a move of the wrong kind.
+    """
+
+    def __eq__(self: tuple[Any, ...], other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)
+
+    def __ne__(self: tuple[Any, ...], other: object) -> bool:
+        return not __eq__(self, other)
+
+    def __hash__(self: tuple[Any, ...]) -> int:
+        return hash((cls.__name__, *self))
+
+    cls.__eq__ = __eq__  # type: ignore[assignment]
+    cls.__ne__ = __ne__  # type: ignore[assignment]
+    cls.__hash__ = __hash__  # type: ignore[assignment]
+    return cls
+
+
 class Player(Protocol):
     """A player: sees an observation and the legal moves, returns one of them."""
 

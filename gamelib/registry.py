@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from gamelib.core import ConfigError, Game
+from gamelib.deck_the_yard import DECK_THE_YARD
 from gamelib.gargon import GARGON
 from gamelib.garner import GARNER
 
-GAMES: dict[str, Game] = {GARNER.name: GARNER, GARGON.name: GARGON}
+GAMES: dict[str, Game] = {
+    GARNER.name: GARNER,
+    GARGON.name: GARGON,
+    DECK_THE_YARD.name: DECK_THE_YARD,
+}
 
 
 def get_game(name: str) -> Game:

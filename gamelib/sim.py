@@ -42,6 +42,11 @@ def game_of(config: Any) -> Game:
     raise ConfigError(f"{type(config).__name__} is not the config of any known game")
 
 
+def n_seats(config: Any) -> int:
+    """How many seats a game with this config has."""
+    return game_of(config).new_state(config, random.Random(0)).n_players
+
+
 def player_name(player: str | Player) -> str:
     """The name a table uses for a player (its spec string, or its ``__name__``)."""
     return player if isinstance(player, str) else str(getattr(player, "__name__", repr(player)))
@@ -509,7 +514,7 @@ def sweep(
     runs = []
     i = 0
     for setup, cfg in configs:
-        seats = g.new_state(cfg, random.Random(0)).n_players
+        seats = n_seats(cfg)
         for lineup in lineups:
             # a one-player line-up fills every seat (so player counts can be swept)
             seated = list(lineup) * seats if len(lineup) == 1 else lineup

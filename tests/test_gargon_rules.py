@@ -315,3 +315,13 @@ def test_illegal_moves_are_refused():
     s.apply(Play((c(B, 1), c(R, 9))))
     with pytest.raises(IllegalMoveError, match="shape"):
         s.apply(Play((c(R, 4),)))
+
+
+def test_a_move_of_the_wrong_kind_with_equal_fields_is_refused():
+    cfg = GARGON.config(None, n_players=3)
+    s = from_deal(cfg, [[c(R, 9)], [c(R, 4)], [c(G, 5)]], [[c(W, 1)], [c(W, 2)]])
+    s.apply(Play((c(R, 9),)))
+    assert Pass(1) in s.legal_moves()
+    for wrong in (DrawFrom(1), Resolve(1)):
+        with pytest.raises(IllegalMoveError):
+            s.apply(wrong)

@@ -305,3 +305,11 @@ def test_every_reading_changes_play():
     ref = first_options(base)
     for name, change in variants.items():
         assert first_options(GARNER.config("A", **change)) != ref, name
+
+
+def test_a_move_of_the_wrong_kind_with_equal_fields_is_refused():
+    s = small()
+    assert Lift((4,)) in s.legal_moves()
+    assert Collect((4,)) != Lift((4,)) and Collect((4,)) not in s.legal_moves()
+    with pytest.raises(IllegalMoveError, match="next decision is lift"):
+        s.apply(Collect((4,)))

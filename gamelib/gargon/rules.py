@@ -25,6 +25,7 @@ from gamelib.core import (
     RecordError,
     Seat,
     State,
+    move_type,
 )
 
 COLOURS = ("white", "blue", "violet", "red", "yellow", "green")
@@ -130,24 +131,28 @@ SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
 # --- moves ---------------------------------------------------------------------------------
 
 
+@move_type
 class Play(NamedTuple):
     """Put these cards (ids, ascending) face down on the table."""
 
     cards: tuple[CardId, ...]
 
 
+@move_type
 class Pass(NamedTuple):
     """Follower: pass and draw this many cards (0 only when both piles are empty)."""
 
     draws: int
 
 
+@move_type
 class DrawFrom(NamedTuple):
     """Draw the top card of pile 0 or pile 1 (after passing, or after losing a battle)."""
 
     pile: int
 
 
+@move_type
 class Resolve(NamedTuple):
     """Battle: the chooser resolves this colour next."""
 

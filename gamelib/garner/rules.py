@@ -23,6 +23,7 @@ from gamelib.core import (
     RecordError,
     Seat,
     State,
+    move_type,
 )
 
 Site = int  # row * cols + col
@@ -132,24 +133,28 @@ def custom(
 # --- moves ---------------------------------------------------------------------------------
 
 
+@move_type
 class Lift(NamedTuple):
     """Decision 1: lift the number group on these sites (ascending)."""
 
     sites: tuple[Site, ...]
 
 
+@move_type
 class Place(NamedTuple):
     """Decision 2: put the next lifted card (lowest origin site first) on this site."""
 
     site: Site
 
 
+@move_type
 class Collect(NamedTuple):
     """Decision 3: collect the suit group on these sites (ascending)."""
 
     sites: tuple[Site, ...]
 
 
+@move_type
 class LeaveBehind(NamedTuple):
     """Decision 4 (never-exactly-6): the card on this site stays in the layout."""
 

@@ -1,0 +1,46 @@
+"""Deck the Yard: a solitaire card game of light strands (Don Riddle, on Christmas Lights)."""
+
+from gamelib.core import Game
+from gamelib.deck_the_yard.players import PLAYERS, GreedyPlayer
+from gamelib.deck_the_yard.rules import (
+    BULB_COLOURS,
+    DeckTheYardConfig,
+    DeckTheYardObservation,
+    DeckTheYardState,
+    Discard,
+    PlayBubble,
+    PlayBulb,
+    UsePlug,
+    generate_patterns,
+    load_patterns,
+    new_state,
+    stacked,
+    state_from_start,
+)
+
+DECK_THE_YARD = Game(
+    name="deck_the_yard",
+    config_type=DeckTheYardConfig,
+    new_state=new_state,
+    state_from_start=state_from_start,
+    players=PLAYERS,
+    setups={"standard": DeckTheYardConfig()},
+)
+
+__all__ = [
+    "BULB_COLOURS",
+    "DECK_THE_YARD",
+    "DeckTheYardConfig",
+    "DeckTheYardObservation",
+    "DeckTheYardState",
+    "Discard",
+    "GreedyPlayer",
+    "PlayBubble",
+    "PlayBulb",
+    "UsePlug",
+    "generate_patterns",
+    "load_patterns",
+    "new_state",
+    "stacked",
+    "state_from_start",
+]

@@ -1,0 +1,346 @@
+"""Deck the Yard: every card effect pinned with a stacked deck, properties, players."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamelib import ConfigError, IllegalMoveError, RecordError, play_game, replay
+from gamelib.core import game_seeds
+from gamelib.deck_the_yard import (
+    DECK_THE_YARD,
+    DeckTheYardConfig,
+    Discard,
+    GreedyPlayer,
+    PlayBubble,
+    PlayBulb,
+    UsePlug,
+    generate_patterns,
+    load_patterns,
+    new_state,
+    stacked,
+)
+from gamelib.deck_the_yard.rules import PATTERN_FILE
+
+CFG = DeckTheYardConfig()
+# pattern 0: purple green red pink yellow · 1: red blue green pink yellow · 2: red pink blue ...
+FILLER = ["yellow", "yellow", "pink", "pink", "red", "red"]
+
+
+def test_default_patterns_are_the_seeded_set():
+    assert CFG.patterns == tuple(generate_patterns())
+    assert load_patterns(PATTERN_FILE) == CFG.patterns
+    assert len(CFG.patterns) == 18 and len(set(CFG.patterns)) == 18
+    assert all(len(set(p)) == 5 for p in CFG.patterns)
+    assert CFG.n_cards == 70
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ("red,blue,green,pink\n", "has 4 bulbs"),
+        ("red,red,green,pink,blue\n", "repeats a colour"),
+        ("red,blue,green,pink,orange\n", "unknown colours"),
+        ("red,blue,green,pink,purple\nred,blue,green,pink,purple\n", "appears twice"),
+    ],
+)
+def test_a_user_pattern_file_is_validated(tmp_path, rows, message):
+    path = tmp_path / "p.csv"
+    path.write_text("slot1,slot2,slot3,slot4,slot5\n" + rows)
+    with pytest.raises(ConfigError, match=message):
+        load_patterns(path)
+
+
+def test_a_valid_user_pattern_file_is_used(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("red,blue,green,pink,purple\nblue,red,green,pink,purple\n")
+    pats = load_patterns(path)
+    cfg = DECK_THE_YARD.config(None, patterns=pats)
+    s = new_state(cfg, random.Random(1))
+    assert sorted(s.observation().row) == sorted(pats)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"plugs": -1}, "plugs"),
+        ({"strand_length": 7}, "needs more than"),
+        ({"hand_size": 0}, "hand_size"),
+        (
+            {
+                "bulbs_per_colour": 0,
+                "bubbles": 0,
+                "plugs": 1,
+                "broken": 0,
+                "events": 0,
+                "characters": 0,
+            },
+            "cannot deal a hand",
+        ),
+    ],
+)
+def test_bad_configs_are_refused(fields, message):
+    with pytest.raises(ConfigError, match=message):
+        DECK_THE_YARD.config(None, **fields)
+
+
+def test_setup_sets_specials_aside_and_shuffles_them_back():
+    for seed in range(40):
+        s = new_state(CFG, random.Random(seed))
+        kinds = [s.kind[c] for c in s.hand]
+        assert len(kinds) == 5
+        assert not set(kinds) & {"broken", "event", "character"}
+        assert len(s.pile) == 65
+        if s.chance.log:  # specials were drawn and reshuffled into the pile
+            assert sorted(s.chance.log[0]) == sorted(s.pile)
+
+
+def test_coloured_bulbs_must_follow_a_face_up_pattern():
+    s = stacked(CFG, ["purple", "green", "red", "blue", "pink"], FILLER)
+    assert PlayBulb("red") in s.legal_moves()  # first colour of pattern 1
+    assert PlayBulb("green") not in s.legal_moves()
+    s.apply(PlayBulb("purple"))  # now only pattern 0 matches
+    assert s.strand[:2] == ["purple", None]
+    with pytest.raises(IllegalMoveError, match="does not continue any face-up pattern"):
+        s.apply(PlayBulb("red"))
+    with pytest.raises(IllegalMoveError, match="no orange card in hand"):
+        s.apply(Discard("orange"))
+    s.apply(PlayBulb("green"))
+    s.apply(PlayBulb("red"))
+    assert s.strand == ["purple", "green", "red", None, None]
+
+
+def test_a_bubble_completes_a_strand_early_and_the_pattern_is_claimed():
+    s = stacked(
+        CFG,
+        ["bubble", "blue", "blue", "blue", "blue"],
+        FILLER,
+        strand=["purple", "green", "red", "pink"],
+    )
+    s.apply(PlayBubble())
+    assert s.claimed == [0] and s.strand == [None] * 5
+    assert s.row == [2, 1]  # the next pattern card takes the claimed one's place
+    assert len(s.discard) == 5  # the strand's bulbs, bubble included
+
+
+def test_a_bubble_goes_last_and_only_once_per_strand():
+    s = stacked(CFG, ["bubble", "bubble", "purple", "green", "blue"], FILLER)
+    s.apply(PlayBubble())
+    assert s.strand == [None, None, None, None, "bubble"]
+    assert PlayBubble() not in s.legal_moves()
+    s.apply(PlayBulb("purple"))
+    assert s.strand[0] == "purple"
+    t = stacked(
+        CFG,
+        ["red", "blue", "green", "pink", "blue"],
+        FILLER,
+        strand=[None, None, None, None, "bubble"],
+    )
+    for colour in ("red", "blue", "green", "pink"):  # pattern 1, slot 5 wild
+        t.apply(PlayBulb(colour))
+    assert t.claimed == [1]
+
+
+def test_an_event_with_a_plug_does_nothing():
+    s = stacked(CFG, ["plug", "blue", "blue", "blue", "blue"], ["event", "red"])
+    s.apply(Discard("blue"))
+    assert s.decision == "plug" and s.legal_moves() == [UsePlug(True), UsePlug(False)]
+    s.apply(UsePlug(True))
+    out = s.outcome().counters
+    assert out["events_drawn"] == 1 and out["events_cancelled"] == 1
+    assert out["blackouts"] == 0 and out["plugs_on_events"] == 1
+    assert sorted(s.kind[c] for c in s.hand) == ["blue", "blue", "blue", "red"]
+
+
+def test_an_event_without_a_plug_is_a_blackout_with_a_clean_redraw():
+    pile = ["event", "character", "red", "broken", "green", "blue", "pink", "yellow", "red"]
+    s = stacked(CFG, ["blue", "blue", "blue", "blue", "purple"], pile, rng=random.Random(3))
+    s.apply(Discard("purple"))  # refill draws the event: no plug, so a blackout
+    kinds = sorted(s.kind[c] for c in s.hand)
+    assert kinds == ["blue", "green", "pink", "red", "yellow"]
+    out = s.outcome()
+    assert out.counters["blackouts"] == 1 and out.details["blackout_turns"] == (1,)
+    pile_kinds = sorted(s.kind[c] for c in s.pile)
+    assert pile_kinds == ["broken", "character", "red"]  # set aside, shuffled back
+    assert len(s.chance.log) == 1
+    assert sorted(s.kind[c] for c in s.discard) == ["blue"] * 4 + ["event", "purple"]
+
+
+def test_a_blackout_when_the_pile_runs_dry_leaves_specials_out_of_play():
+    s = stacked(CFG, ["blue", "blue", "blue", "blue", "purple"], ["event", "character", "red"])
+    s.apply(Discard("purple"))
+    assert [s.kind[c] for c in s.hand] == ["red"]
+    assert [s.kind[c] for c in s.out_of_play] == ["character"]
+    assert s.outcome().counters["out_of_play"] == 1
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_a_character_is_claimed_with_a_plug_or_lost(use):
+    s = stacked(CFG, ["plug", "blue", "blue", "blue", "blue"], ["character", "red"])
+    s.apply(Discard("blue"))
+    s.apply(UsePlug(use))
+    assert len(s.characters) == (1 if use else 0)
+    assert s.outcome().counters["claimed_characters"] == (1 if use else 0)
+    assert ("character" in [s.kind[c] for c in s.discard]) is not use
+
+
+def test_without_a_plug_there_is_no_plug_decision():
+    s = stacked(CFG, ["blue"] * 5, ["character", "red"])
+    s.apply(Discard("blue"))
+    assert s.decision == "action" and not s.characters
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_a_broken_bulb_with_and_without_a_plug(use):
+    s = stacked(
+        CFG,
+        ["plug", "blue", "blue", "blue", "pink"],
+        ["broken", "red"],
+        strand=["purple", "green", None, None, "bubble"],
+    )
+    s.apply(Discard("blue"))
+    s.apply(UsePlug(use))
+    c = s.outcome().counters
+    assert c["broken_drawn"] == 1 and c["broken_cancelled"] == (1 if use else 0)
+    if use:
+        assert s.strand == ["purple", "green", None, None, "bubble"]
+    else:
+        assert s.strand == [None] * 5 and c["strands_lost"] == 1
+        assert sorted(s.kind[x] for x in s.discard) == sorted(
+            ["blue", "broken", "purple", "green", "bubble"]
+        )
+
+
+def test_a_broken_bulb_on_an_empty_strand_changes_nothing_else():
+    s = stacked(CFG, ["blue"] * 5, ["broken", "red"])
+    s.apply(Discard("blue"))
+    assert s.outcome().counters["strands_lost"] == 0 and s.strand == [None] * 5
+
+
+def test_the_game_goes_on_after_the_pile_runs_dry_until_the_hand_is_empty():
+    s = stacked(CFG, ["blue"] * 5, [])
+    s.characters = list(range(60, 68))[:0]
+    s.claimed = list(range(8))  # already eight claims: the game does not stop early
+    for _ in range(4):
+        s.apply(Discard("blue"))
+        assert not s.is_over()
+    s.apply(Discard("blue"))
+    assert s.is_over() and s.outcome().winners == (0,) and s.outcome().reason == "won"
+    assert s.outcome().turns == 5
+
+
+def test_when_the_pattern_deck_is_empty_the_row_shrinks():
+    s = stacked(
+        CFG,
+        ["bubble", "blue", "blue", "blue", "blue"],
+        FILLER,
+        strand=["purple", "green", "red", "pink"],
+    )
+    s.deck = []
+    s.apply(PlayBubble())
+    assert s.row == [1]
+
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seeds, st.sampled_from([2, 3]), st.integers(min_value=0, max_value=10))
+def test_every_card_is_accounted_for_and_games_end(seed, face_up, plugs):
+    cfg = DECK_THE_YARD.config(None, face_up=face_up, plugs=plugs)
+    s = new_state(cfg, random.Random(seed))
+    rng = random.Random(seed ^ 5)
+    steps = 0
+    while not s.is_over():
+        legal = s.legal_moves()
+        assert legal
+        s.apply(legal[rng.randrange(len(legal))])
+        held = [*s.hand, *s.pile, *s.strand_cards, *s.discard, *s.characters, *s.out_of_play]
+        if s.pending is not None:
+            held.append(s.pending)
+        assert sorted(held) == list(range(cfg.n_cards))
+        steps += 1
+        assert steps < 2000
+    assert not s.hand and not s.pile
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.sampled_from(["random", "greedy", "greedy:never", "greedy:claim_characters"]))
+def test_same_seed_same_game_and_records_replay_with_reshuffles(seed, player):
+    a = play_game(DECK_THE_YARD, CFG, [player], seed, record=True)
+    b = play_game(DECK_THE_YARD, CFG, [player], seed, record=True)
+    assert a.record == b.record
+    again = replay(a.record)
+    assert again.outcome == a.outcome
+
+
+def test_a_record_with_a_tampered_reshuffle_is_refused():
+    for seed in game_seeds(2, 50):
+        rec = play_game(DECK_THE_YARD, CFG, ["random"], seed, record=True).record
+        if rec["chance"]:
+            break
+    bad = copy.deepcopy(rec)
+    bad["chance"][0] = bad["chance"][0][:-1]
+    with pytest.raises(RecordError, match="not a reordering"):
+        replay(bad)
+    bad = copy.deepcopy(rec)
+    bad["start"]["draw_pile"][0] = "plug#0"
+    with pytest.raises(RecordError, match="malformed Deck the Yard start"):
+        replay(bad)
+
+
+@pytest.mark.parametrize(
+    "policy", ["save_for_events", "claim_characters", "protect_strand", "never"]
+)
+def test_plug_policies_change_plug_use(policy):
+    plays = [
+        play_game(DECK_THE_YARD, CFG, [f"greedy:{policy}"], s).outcome.counters
+        for s in game_seeds(4, 40)
+    ]
+    spent = {k: sum(c[f"plugs_on_{k}"] for c in plays) for k in ("events", "characters", "broken")}
+    if policy == "never":
+        assert spent == {"events": 0, "characters": 0, "broken": 0}
+    elif policy == "save_for_events":
+        assert spent["events"] > 0 and spent["characters"] == spent["broken"] == 0
+    elif policy == "claim_characters":
+        assert spent["characters"] > spent["events"] and spent["broken"] == 0
+    else:
+        assert spent["broken"] > 0 and spent["characters"] == 0
+
+
+def test_greedy_claims_more_than_random():
+    greedy = [
+        play_game(DECK_THE_YARD, CFG, ["greedy"], s).outcome.counters["claimed_patterns"]
+        for s in game_seeds(6, 60)
+    ]
+    rnd = [
+        play_game(DECK_THE_YARD, CFG, ["random"], s).outcome.counters["claimed_patterns"]
+        for s in game_seeds(6, 60)
+    ]
+    assert sum(greedy) > 2 * sum(rnd)
+    with pytest.raises(ConfigError, match="unknown plug policy"):
+        GreedyPlayer("hoard")
+
+
+def test_picture_shows_the_moment():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gamelib.deck_the_yard.picture import draw
+
+    s = stacked(CFG, ["bubble", "plug", "red", "blue", "pink"], FILLER, strand=["purple", "green"])
+    ax = draw(s)
+    gids = [p.get_gid() for p in ax.patches]
+    assert gids.count("strand") == 2 and gids.count("hand") == 5
+    assert gids.count("pattern") == 2 * 5
+
+
+def test_a_move_of_the_wrong_kind_with_equal_fields_is_refused():
+    s = stacked(CFG, ["purple", "green", "red", "blue", "pink"], FILLER)
+    assert Discard("green") in s.legal_moves()
+    with pytest.raises(IllegalMoveError, match="does not continue"):
+        s.apply(PlayBulb("green"))
