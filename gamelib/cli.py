@@ -122,6 +122,11 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
     )
     g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
+    g.add_argument(
+        "--columns",
+        default=None,
+        help="outcome columns to keep in --out (comma-separated; provenance is always kept)",
+    )
     g.set_defaults(readers=_add_config_flags(g, game.config_type), sweep=sweep)
 
 
@@ -203,6 +208,14 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise CliError(f"-n must be at least 1, got {args.games}")
 
 
+def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
+    from gamelib.sim import slim
+
+    if columns is None:
+        return table
+    return slim(table, [c.strip() for c in columns.split(",") if c.strip()])
+
+
 def _seats(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
     from gamelib.sim import n_seats
@@ -240,7 +253,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         cache=args.cache,
     )
     if args.out is not None:
-        save(table, args.out)
+        save(_slimmed(table, args.columns), args.out)
     keys = [k for k in grid if k != "setup"]
     keys = (["setup"] if "setup" in grid else []) + keys
     if len(lineups) > 1:
@@ -278,7 +291,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         cache=args.cache,
     )
     if args.out is not None:
-        save(table, args.out)
+        save(_slimmed(table, args.columns), args.out)
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
     label = args.setup or getattr(config, "setup", None) or "default rules"

@@ -70,15 +70,19 @@ class Outcome:
         return len(self.winners) != 1
 
     def row(self) -> dict[str, Any]:
-        """Flatten to one tidy row: winner, reason, turns, per-seat scores, counters."""
+        """Flatten to one tidy row: winner, reason, turns, per-seat scores and win shares
+        (``win_<seat>``: 1 for a sole win, 1/k for a win shared by k, else 0), counters."""
         out: dict[str, Any] = {
             "winner": self.winners[0] if len(self.winners) == 1 else -1,
             "n_winners": len(self.winners),
             "reason": self.reason,
             "turns": self.turns,
         }
+        share = 1.0 / len(self.winners) if self.winners else 0.0
         for seat, score in enumerate(self.scores):
             out[f"score_{seat}"] = score
+        for seat in range(len(self.scores)):
+            out[f"win_{seat}"] = share if seat in self.winners else 0.0
         out.update(self.counters)
         return out
 

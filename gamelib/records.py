@@ -112,11 +112,16 @@ def config_from_json(game: Game, data: Mapping[str, Any]) -> Any:
     """Rebuild a config from a record's ``config`` object (lists become tuples)."""
     if not isinstance(data, Mapping):
         raise RecordError(f"the record's config must be an object, got {type(data).__name__}")
-    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    fields = {k: _tuples(v) for k, v in data.items()}
     try:
         return game.config(None, **fields)
     except ConfigError as exc:
         raise RecordError(f"the record's config is not a valid {game.name} config: {exc}") from exc
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples config fields hold (nested ones too)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -> PlayedGame:

@@ -268,6 +268,21 @@ def simulate(
     return table
 
 
+def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Keep the provenance columns (game, config fields, seats, seeds) and only ``columns`` of
+    the outcome, so a large stored study stays small; the provenance attrs are kept."""
+    unknown = [c for c in columns if c not in table]
+    if unknown:
+        raise ConfigError(f"no such result columns {unknown}; columns: {list(table.columns)}")
+    outcome_start = list(table.columns).index("winner") if "winner" in table else len(table)
+    keep = [c for c in table.columns[:outcome_start]] + [
+        c for c in table.columns[outcome_start:] if c in columns
+    ]
+    out = table[keep].copy()
+    out.attrs = table.attrs
+    return out
+
+
 def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The ranges of ``range(n)`` not covered by the finished ranges ``done``."""
     out = []
@@ -352,6 +367,12 @@ def _atomic_write_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".partial")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def results_dir() -> Path:
+    """The project's ``data/results`` folder (where stored studies live), from any working
+    directory: notebooks, papermill and the tests all find the same files."""
+    return Path(__file__).resolve().parents[1] / "data" / "results"
 
 
 def save(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
@@ -525,6 +546,9 @@ def sweep(
             runs.append(t.attrs["provenance"])
             tables.append(t)
             i += 1
+    if resume is not None:
+        with contextlib.suppress(OSError):
+            Path(resume).rmdir()  # every run's chunks were cleared: drop the empty folder
     table = _tidy(pd.concat(tables, ignore_index=True))
     table.attrs["provenance"] = {
         "sweep": {k: [str(v) for v in grid[k]] for k in names},

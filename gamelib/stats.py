@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pandas as pd
+import statsmodels.formula.api as smf
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
@@ -149,8 +150,9 @@ def game_metrics(table: pd.DataFrame, by: str | list[str] | None = None) -> pd.D
             names = [by] if isinstance(by, str) else by
             keys = key if isinstance(key, tuple) else (key,)
             row.update(dict(zip(names, keys, strict=True)))
-        rates = [float((g["winner"] == s).mean()) for s in seats]
-        for s, r in zip(seats, rates, strict=True):
+        present = [s for s in seats if g[f"player_{s}"].notna().all()]  # mixed-size sweeps
+        rates = [float((g["winner"] == s).mean()) for s in present]
+        for s, r in zip(present, rates, strict=True):
             row[f"win_rate_{s}"] = r
         lo, hi = wilson(int((g["winner"] == 0).sum()), n)
         row.update(
@@ -172,3 +174,130 @@ def game_metrics(table: pd.DataFrame, by: str | list[str] | None = None) -> pd.D
 
 #: outcome reasons that mean the game did not reach its natural end
 INCOMPLETE = ("turn_limit", "unfinished")
+
+
+def by_seat(table: pd.DataFrame, fields: Sequence[str], keep: Sequence[str] = ()) -> pd.DataFrame:
+    """Per-seat columns (``score_0``, ``zeros_1``, …) as a long table: one row per game and seat.
+
+    Columns: ``game_index``, ``deal``, ``seat``, ``player``, the ``keep`` columns (e.g. the
+    rule fields of a sweep) and one column per field.  Seats a game did not have (a 3-player
+    game in a table that also holds 5-player games) are left out.
+    """
+    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    parts = []
+    for s in seats:
+        missing = [f"{f}_{s}" for f in fields if f"{f}_{s}" not in table]
+        if missing:
+            raise ValueError(f"the table has no columns {missing}")
+        sat = table[table[f"player_{s}"].notna()]
+        part = pd.DataFrame(
+            {
+                "game_index": sat["game_index"].to_numpy(),
+                "deal": sat["deal"].to_numpy(),
+                "seat": s,
+                "player": sat[f"player_{s}"].astype(str).to_numpy(),
+            }
+        )
+        for k in keep:
+            part[k] = sat[k].to_numpy()
+        for f in fields:
+            part[f] = sat[f"{f}_{s}"].to_numpy()
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def rate_table(
+    values: pd.DataFrame, by: str | list[str], column: str, level: float = 0.95
+) -> pd.DataFrame:
+    """Mean of a 0/1 (or share) column per group with its Wilson interval (rates for charts)."""
+    rows = []
+    for key, g in values.groupby(by, observed=True, sort=True):
+        n = len(g)
+        k = float(g[column].sum())
+        lo, hi = wilson(round(k), n, level)
+        keys = key if isinstance(key, tuple) else (key,)
+        names = [by] if isinstance(by, str) else list(by)
+        rows.append(
+            {**dict(zip(names, keys, strict=True)), "n": n, "rate": k / n, "lo": lo, "hi": hi}
+        )
+    return pd.DataFrame(rows)
+
+
+def mean_table(
+    values: pd.DataFrame, by: str | list[str], column: str, level: float = 0.95
+) -> pd.DataFrame:
+    """Mean of a column per group with its t interval."""
+    rows = []
+    for key, g in values.groupby(by, observed=True, sort=True):
+        x = g[column].astype(float)
+        n = len(x)
+        mean = float(x.mean())
+        if n > 1 and float(x.std(ddof=1)) > 0:
+            lo, hi = stats.t.interval(level, n - 1, loc=mean, scale=float(x.std(ddof=1)) / n**0.5)
+        else:
+            lo = hi = mean
+        keys = key if isinstance(key, tuple) else (key,)
+        names = [by] if isinstance(by, str) else list(by)
+        rows.append(
+            {
+                **dict(zip(names, keys, strict=True)),
+                "n": n,
+                "mean": mean,
+                "lo": float(lo),
+                "hi": float(hi),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def effect(
+    values: pd.DataFrame, formula: str, term: str, by: str | None = None, level: float = 0.95
+) -> pd.DataFrame:
+    """The coefficient of ``term`` in an OLS fit of ``formula`` (statsmodels), with its
+    interval, per group of ``by`` — e.g. points per captured zero, holding captures fixed."""
+    groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        fit = smf.ols(formula, data=g).fit()
+        lo, hi = fit.conf_int(alpha=1 - level).loc[term]
+        row: dict[str, object] = {} if by is None else {by: key}
+        row.update(
+            n=int(fit.nobs),
+            coef=float(fit.params[term]),
+            lo=float(lo),
+            hi=float(hi),
+            p_value=float(fit.pvalues[term]),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def paired_change(
+    table: pd.DataFrame,
+    variant: str,
+    baseline: object,
+    column: str = "winner",
+    by: str | list[str] | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """How often ``column`` differs from the ``baseline`` value of ``variant`` on the same deal
+    (same seed), per other value of ``variant`` — e.g. how often the winner changes when only
+    the zero multiplier does.  Rates with Wilson intervals."""
+    keys = ["deal", "rotation"] + ([] if by is None else [by] if isinstance(by, str) else by)
+    base = table[table[variant] == baseline][[*keys, "seed", column]]
+    rows = []
+    for value, g in table[table[variant] != baseline].groupby(variant, observed=True):
+        both = g[[*keys, "seed", column]].merge(base, on=keys, suffixes=("", "_base"))
+        if not (both["seed"] == both["seed_base"]).all():
+            raise ValueError("paired deals have different seeds: not common random numbers")
+        for key, h in [((), both)] if by is None else both.groupby(by, observed=True):
+            changed = int((h[column] != h[f"{column}_base"]).sum())
+            lo, hi = wilson(changed, len(h), level)
+            row: dict[str, object] = {variant: value}
+            if by is not None:
+                names = [by] if isinstance(by, str) else by
+                ks = key if isinstance(key, tuple) else (key,)
+                row.update(dict(zip(names, ks, strict=True)))
+            row.update(n=len(h), changed=changed, rate=changed / len(h), lo=lo, hi=hi)
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -26,6 +26,7 @@ def test_wilson_matches_the_formula():
 def _table(winners: list[int], **extra) -> pd.DataFrame:
     n = len(winners)
     base = {
+        "game_index": range(n),
         "deal": range(n),
         "rotation": [0] * n,
         "seed": range(100, 100 + n),
@@ -102,3 +103,60 @@ def test_games_needed_matches_the_normal_approximation():
     assert games_needed(0.05) < n
     with pytest.raises(ValueError, match="non-zero"):
         games_needed(0.0)
+
+
+def test_by_seat_rate_and_mean_tables():
+    from gamelib.stats import by_seat, mean_table, rate_table
+
+    t = _table([0, 1, 0, -1]).assign(
+        score_0=[3, 1, 4, 2], score_1=[1, 5, 2, 2], win_0=[1, 0, 1, 0.0], win_1=[0, 1, 0, 0.0]
+    )
+    long = by_seat(t, ["score", "win"])
+    assert len(long) == 8 and set(long["seat"]) == {0, 1}
+    assert long[long.seat == 0]["score"].tolist() == [3, 1, 4, 2]
+    rates = rate_table(long, "seat", "win").set_index("seat")
+    assert rates.loc[0, "rate"] == pytest.approx(0.5) and rates.loc[1, "rate"] == 0.25
+    means = mean_table(long, "seat", "score").set_index("seat")
+    assert means.loc[0, "mean"] == pytest.approx(2.5)
+    assert means.loc[0, "lo"] < 2.5 < means.loc[0, "hi"]
+    with pytest.raises(ValueError, match="no columns"):
+        by_seat(t, ["zeros"])
+
+
+def test_effect_recovers_a_known_slope():
+    import numpy as np
+
+    from gamelib.stats import effect
+
+    x = pd.Series(range(200), dtype=float)
+    noise = pd.Series(np.random.default_rng(0).normal(0, 0.5, 200))
+    df = pd.DataFrame({"x": x % 4, "z": x % 7, "y": 3 * (x % 4) - (x % 7) + noise})
+    e = effect(df, "y ~ x + z", "x").iloc[0]
+    assert e["coef"] == pytest.approx(3, abs=0.05) and e["lo"] < 3 < e["hi"]
+
+
+def test_paired_change_counts_changed_winners_on_common_deals():
+    from gamelib.stats import paired_change
+
+    a = _table([0, 1, 0, 1]).assign(mult=1)
+    b = _table([0, 0, 0, 1]).assign(mult=2)
+    c = _table([1, 0, 1, 0]).assign(mult=3)
+    ch = paired_change(pd.concat([a, b, c]), "mult", 2).set_index("mult")
+    assert ch.loc[1, "changed"] == 1 and ch.loc[3, "changed"] == 3
+    assert ch.loc[1, "rate"] == pytest.approx(0.25)
+
+
+def test_metrics_and_by_seat_handle_tables_of_several_player_counts():
+    from gamelib.gargon import GARGON
+    from gamelib.sim import sweep
+    from gamelib.stats import by_seat
+
+    t = sweep(GARGON, {"setup": ["3p", "5p"]}, ["random"], 30, 1, workers=1, progress=False)
+    m = game_metrics(t, by="n_players").set_index("n_players")
+    assert "win_rate_4" not in m.columns or m.loc[3, "win_rate_4"] != m.loc[3, "win_rate_4"]
+    for n in (3, 5):
+        g = t[t.n_players == n]
+        rates = [(g.winner == s).mean() for s in range(n)]
+        assert m.loc[n, "seat_advantage"] == pytest.approx(rates[0] - sum(rates) / n)
+    long = by_seat(t, ["score"], keep=["n_players"])
+    assert len(long) == 30 * 3 + 30 * 5

@@ -507,6 +507,10 @@ class DeckTheYardState(State):
             "out_of_play": len(self.out_of_play),
             "first_blackout_turn": self.blackout_turns[0] if self.blackout_turns else -1,
         }
+        # one column per possible blackout (at most one per event card), -1 where none struck
+        for i in range(self.config.events):
+            turns = self.blackout_turns
+            counters[f"blackout_turn_{i + 1}"] = turns[i] if i < len(turns) else -1
         return Outcome(
             winners=(0,) if won else (),
             scores=(float(self.claimed_total),),
