@@ -216,6 +216,13 @@ def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
     return slim(table, [c.strip() for c in columns.split(",") if c.strip()])
 
 
+def _resume_folder(args: argparse.Namespace) -> Path | None:
+    """--resume, or OUT.parts next to --out, so rerunning the same command resumes."""
+    if args.resume is None and args.out is not None:
+        return Path(args.out.with_name(args.out.name + ".parts"))
+    return Path(args.resume) if args.resume is not None else None
+
+
 def _seats(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
     from gamelib.sim import n_seats
@@ -236,9 +243,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise CliError("give at least one rule flag or --setup with the values to sweep")
     lineups = [[p.strip() for p in lu.split(",") if p.strip()] for lu in args.players.split(";")]
 
-    resume = args.resume
-    if resume is None and args.out is not None:
-        resume = args.out.with_name(args.out.name + ".parts")
+    resume = _resume_folder(args)
     table = sweep(
         args.game,
         grid,
@@ -274,9 +279,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     config = _config_from_args(args)
     players = _seats(args.players, config)
     _check_paths(args)
-    resume = args.resume
-    if resume is None and args.out is not None:
-        resume = args.out.with_name(args.out.name + ".parts")
+    resume = _resume_folder(args)
     table = simulate(
         config,
         players,
