@@ -154,9 +154,22 @@ class State(ABC):
     def current_player(self) -> Seat:
         """The seat that makes the next decision, or ``TERMINAL`` when the game is over."""
 
-    @abstractmethod
+    #: the legal moves of the current decision, once computed (None: not yet)
+    _legal: list[Move] | None
+
     def legal_moves(self) -> list[Move]:
-        """Every move the current player may make now; never empty while the game runs."""
+        """Every move the current player may make now; never empty while the game runs.
+
+        Computed once per decision (``apply`` resets ``_legal``), since players, the play loop
+        and the legality check all ask for it.
+        """
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    @abstractmethod
+    def _compute_legal(self) -> list[Move]:
+        """The legal moves of the current decision, computed afresh."""
 
     @abstractmethod
     def apply(self, move: Move) -> None:

@@ -296,12 +296,6 @@ class DeckTheYardState(State):
         """``action`` or ``plug`` (or ``over``)."""
         return PHASE_NAMES[self.phase]
 
-    def legal_moves(self) -> list[Move]:
-        """The options of the current decision."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
     def _compute_legal(self) -> list[Move]:
         if self.phase == PLUG:
             return [UsePlug(True), UsePlug(False)]

@@ -314,12 +314,6 @@ class GargonState(State):
         """Which kind of decision comes next."""
         return PHASE_NAMES[self.phase]
 
-    def legal_moves(self) -> list[Move]:
-        """The options of the current decision."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
     def _compute_legal(self) -> list[Move]:
         if self.phase == PLAY:
             seat = self.to_move

@@ -296,12 +296,6 @@ class GarnerState(State):
         """Garner has no hidden information: every seat sees the whole state."""
         return self
 
-    def legal_moves(self) -> list[Move]:
-        """The options of the current decision (lift, place, collect or leave behind)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
     def _compute_legal(self) -> list[Move]:
         phase = self.phase
         if phase == LIFT:
