@@ -175,9 +175,9 @@ class State(ABC):
     def apply(self, move: Move) -> None:
         """Make ``move``; raises :class:`IllegalMoveError` if it is not legal."""
 
-    @abstractmethod
     def is_over(self) -> bool:
-        """True once the game has ended."""
+        """True once the game has ended (nobody is to move)."""
+        return self.current_player() == TERMINAL
 
     @abstractmethod
     def outcome(self) -> Outcome:

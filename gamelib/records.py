@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,8 +237,3 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
                 yield json.loads(line)
             except json.JSONDecodeError as exc:
                 raise RecordError(f"{path}:{lineno}: not a JSON record ({exc.msg})") from exc
-
-
-def random_seed() -> int:
-    """A fresh seed for exploratory play (recorded, so the game can still be replayed)."""
-    return random.SystemRandom().randrange(2**63)

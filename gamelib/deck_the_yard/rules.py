@@ -287,10 +287,6 @@ class DeckTheYardState(State):
         """Seat 0 while the game runs."""
         return TERMINAL if self.phase == OVER else 0
 
-    def is_over(self) -> bool:
-        """True once the draw pile and the hand are both empty."""
-        return self.phase == OVER
-
     @property
     def decision(self) -> str:
         """``action`` or ``plug`` (or ``over``)."""

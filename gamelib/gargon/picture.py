@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
-from gamelib.gargon.rules import COLOUR_OF, COLOURS, N_COLOURS, VALUE_OF, GargonState
+from gamelib.gargon.rules import COLOUR_OF, N_COLOURS, VALUE_OF, GargonState
 
 COLOUR_FACES = ("#f2f2f2", "#4c72b0", "#8172b3", "#c44e52", "#e5c33a", "#55a868")
 
@@ -94,8 +94,3 @@ def draw(state: GargonState, ax: Axes | None = None, *, title: str | None = None
         )
     ax.set_title(title, fontsize=10)
     return ax
-
-
-def legend() -> dict[int, str]:
-    """The colour names by number (0–5), as the picture colours them."""
-    return dict(enumerate(COLOURS))

@@ -305,10 +305,6 @@ class GargonState(State):
         """The seat to decide, or TERMINAL."""
         return TERMINAL if self.phase == OVER else self.to_move
 
-    def is_over(self) -> bool:
-        """True once a pile ran dry at a round's end, or no hand holds a card."""
-        return self.phase == OVER
-
     @property
     def decision(self) -> str:
         """Which kind of decision comes next."""

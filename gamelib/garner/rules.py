@@ -288,10 +288,6 @@ class GarnerState(State):
         """The seat to decide, or TERMINAL."""
         return TERMINAL if self.phase == OVER else self.to_move
 
-    def is_over(self) -> bool:
-        """True once the layout is empty or the turn limit was reached."""
-        return self.phase == OVER
-
     def observation(self, seat: Seat) -> GarnerState:
         """Garner has no hidden information: every seat sees the whole state."""
         return self
