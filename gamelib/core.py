@@ -27,11 +27,18 @@ TERMINAL: Seat = -1
 
 
 class GamelibError(ValueError):
-    """Base of every error gamelib raises on bad input."""
+    """Base of every error gamelib raises on bad input or a failure it expects (a file it cannot
+    write, a corrupt resume folder, an unreachable cluster).
+
+    The message names the offending value, file or parameter and, where there is one, the fix;
+    the command line prints it as one line ``gamelib: error: …``.  (A ``ValueError`` too, so
+    code written against the first releases keeps catching it.)
+    """
 
 
 class ConfigError(GamelibError):
-    """A game configuration that cannot be played (unknown setup, impossible deck or grid)."""
+    """A game configuration or run argument that cannot be used (unknown setup, impossible deck
+    or grid, a seed out of range, an unknown player)."""
 
 
 class IllegalMoveError(GamelibError):
@@ -40,6 +47,41 @@ class IllegalMoveError(GamelibError):
 
 class RecordError(GamelibError):
     """A game record that is corrupt or does not match the game it claims to describe."""
+
+
+class OutputError(GamelibError):
+    """A file or folder gamelib was asked to write (or read) that it cannot use: a missing or
+    unwritable folder, a path that is a folder, a file in the way."""
+
+
+class ResultsError(GamelibError):
+    """A saved result table or a cache entry that cannot be used."""
+
+
+class ResumeError(ResultsError):
+    """A resume folder whose chunks do not belong to this run, or are short or corrupt."""
+
+
+class ClusterError(GamelibError):
+    """A Dask scheduler address that is malformed or cannot be reached."""
+
+
+class GamelibWarning(UserWarning):
+    """Something gamelib changed on the user's behalf (fewer workers, a re-played chunk)."""
+
+
+#: seeds are 0 <= seed < 2**128 (numpy's SeedSequence takes any non-negative int; a bound keeps
+#: provenance and messages readable)
+MAX_SEED = 2**128
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """The seed if it is an int in 0 ≤ seed < 2**128, else a :class:`ConfigError` naming it."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"{name} must be a whole number, got {seed!r}")
+    if not 0 <= seed < MAX_SEED:
+        raise ConfigError(f"{name} must be 0 ≤ {name} < 2**128, got {seed}")
+    return seed
 
 
 @dataclass(frozen=True)
@@ -199,6 +241,11 @@ class State(ABC):
     @abstractmethod
     def start(self) -> dict[str, Any]:
         """The starting arrangement as JSON data (what a record stores to rebuild the game)."""
+
+    def end(self) -> dict[str, Any] | None:
+        """Where every card lies now, as JSON data (a record's ``end``, which replay compares);
+        None for a game that does not describe it."""
+        return None
 
     @property
     @abstractmethod

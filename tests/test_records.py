@@ -19,7 +19,7 @@ def record() -> dict:
 
 
 def test_record_holds_everything_needed_to_check_the_game(record: dict):
-    assert record["format"] == "gamelib-record/1"
+    assert record["format"] == "gamelib-record/2"
     assert record["game"] == "garner" and record["seed"] == 11
     assert record["players"] == ["greedy", "random"]
     assert record["config"]["forbidden_pile_size"] == 6
