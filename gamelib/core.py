@@ -80,7 +80,7 @@ def check_seed(seed: object, name: str = "seed") -> int:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"{name} must be a whole number, got {seed!r}")
     if not 0 <= seed < MAX_SEED:
-        raise ConfigError(f"{name} must be 0 ≤ {name} < 2**128, got {seed}")
+        raise ConfigError(f"{name} must be at least 0 and below 2**128, got {seed}")
     return seed
 
 
@@ -338,7 +338,14 @@ class Game:
                 f"unknown {self.name} player {spec!r}; known players: {', '.join(self.players)}"
             )
         factory = self.players[name]
-        return factory(arg) if arg else factory()
+        if not arg:
+            return factory()
+        try:
+            return factory(arg)
+        except TypeError:  # a player without options
+            raise ConfigError(
+                f"the {self.name} player {name!r} takes no ':' option, got {spec!r}"
+            ) from None
 
 
 def replace_config(config: C, **overrides: Any) -> C:

@@ -326,7 +326,7 @@ def _connect(address: str, what: str) -> Any:
             f"{what} needs the dask extra: pip install 'gamelib[dask]' (or drop {what})"
         ) from None
     try:
-        return Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        return Client(address, timeout="5s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address} given by {what} ({exc}); start it "
@@ -524,11 +524,7 @@ def _cache_file(
         return None
     if cache is True:
         folder = default_cache_dir()
-        what = (
-            f"GAMELIB_CACHE={os.environ['GAMELIB_CACHE']} (the cache folder)"
-            if "GAMELIB_CACHE" in os.environ
-            else "the cache folder"
-        )
+        what = "GAMELIB_CACHE" if "GAMELIB_CACHE" in os.environ else "the cache folder"
     elif isinstance(cache, str | os.PathLike):
         folder, what = Path(cache), name("cache")
     else:

@@ -132,6 +132,18 @@ class DeckTheYardConfig:
                 f"a strand of {self.strand_length} different colours needs more than the "
                 f"{len(BULB_COLOURS)} bulb colours"
             )
+        pats = self.patterns
+        if (
+            not isinstance(pats, Sequence)
+            or isinstance(pats, str)
+            or not all(isinstance(p, Sequence) and not isinstance(p, str) for p in pats)
+        ):
+            raise ConfigError(
+                f"patterns must be a tuple of patterns, each a tuple of colour names, got "
+                f"{pats!r}; load_patterns(path) reads them from a CSV file"
+            )
+        if not isinstance(pats, tuple) or not all(isinstance(p, tuple) for p in pats):
+            object.__setattr__(self, "patterns", tuple(tuple(p) for p in pats))  # lists
         check_patterns(self.patterns, self.strand_length)
         if self.n_cards < self.hand_size:
             raise ConfigError(
