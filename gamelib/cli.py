@@ -16,13 +16,15 @@ import typing
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gamelib import __version__
+
 from gamelib.core import GamelibError, GamelibWarning, OutputError, check_seed
 from gamelib.registry import GAMES, get_game
+
+if TYPE_CHECKING:  # pandas is imported only by the commands that make a table
+    import pandas as pd
 
 #: how simulate()'s messages name its parameters on the command line
 FLAGS = {
@@ -68,7 +70,7 @@ class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (and the exit status 2), not a usage dump."""
 
     def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"gamelib: error: {message} (see {self.prog} --help)\n")
 
 
 def _parser_for(hint: Any) -> Callable[[str], Any]:
@@ -349,7 +351,6 @@ def _seats(text: str, config: Any) -> list[str]:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from gamelib.sim import clear_resume, save, sweep
-    from gamelib.stats import game_metrics
 
     _check_run_args(args)
     grid = _grid_from_args(args)
@@ -385,12 +386,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         save(_slimmed(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
+    from gamelib.stats import game_metrics  # scipy and statsmodels: only once there is a table
+
     keys = [k for k in grid if k != "setup"]
     keys = (["setup"] if "setup" in grid else []) + keys
     if len(lineups) > 1:
         keys += [c for c in table.columns if c.startswith("player_")]
     metrics = game_metrics(table, by=keys)
     cols = [*keys, "games", "win_rate_0", "lo_0", "hi_0", "draw_rate", "duration_mean"]
+    import pandas as pd
+
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(metrics[cols].round(3).to_string(index=False))
     if args.out is not None:
@@ -400,7 +405,6 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from gamelib.sim import clear_resume, save, simulate
-    from gamelib.stats import win_rates
 
     _check_run_args(args)
     config = _config_from_args(args)
@@ -426,6 +430,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(_slimmed(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
+    from gamelib.stats import win_rates  # scipy and statsmodels: only once there is a table
+
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
     label = args.setup or getattr(config, "setup", None) or "default rules"
