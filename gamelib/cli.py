@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamelib import __version__
-
 from gamelib.core import GamelibError, GamelibWarning, OutputError, check_seed
 from gamelib.registry import GAMES, get_game
 
