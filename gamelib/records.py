@@ -38,6 +38,7 @@ from gamelib.core import (
     Player,
     RecordError,
     State,
+    check_seed,
     config_to_json,
     game_rngs,
 )
@@ -68,6 +69,14 @@ def play_game(
     record: bool = False,
 ) -> PlayedGame:
     """Play one game from (config, seed, players); the same three always give the same game."""
+    if not isinstance(config, game.config_type):
+        raise ConfigError(
+            f"{game.name} plays a {game.config_type.__name__}, got {type(config).__name__} "
+            f"{config!r}; make one with {game.name.upper()}.config(...)"
+        )
+    check_seed(seed)
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ConfigError(f"players must be a list of player names, one per seat, got {players!r}")
     chance_rng, seat_rngs = game_rngs(seed, len(players))
     state = game.new_state(config, chance_rng)
     if len(players) != state.n_players:

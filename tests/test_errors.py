@@ -18,7 +18,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gamelib import ConfigError, GamelibError, RecordError, get_game, read_records, replay
+from gamelib import (
+    ConfigError,
+    GamelibError,
+    RecordError,
+    get_game,
+    play_game,
+    read_records,
+    replay,
+)
 from gamelib.core import ClusterError, OutputError, ResultsError, ResumeError
 from gamelib.deck_the_yard import DECK_THE_YARD, load_patterns
 from gamelib.gargon import GARGON, load_amulets
@@ -141,8 +149,6 @@ def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "notjson.jsonl").write_text("\n{oops\n")
     (d / "array.jsonl").write_text("[1, 2, 3]\n")
     (d / "bad.jsonl").write_text('{"format": "gamelib-record/2", "game": "garner"}\n')
-    from gamelib import play_game
-
     rec = play_game(GARGON, GARGON.config("3p"), ["random"] * 3, 5, record=True).record
     assert rec is not None
     rec["end"]["discard"] = rec["end"]["discard"][1:]
@@ -254,6 +260,9 @@ API_CASES = [
     (lambda tmp: DECK_THE_YARD.config(None, patterns=5), ConfigError, "got 5"),
     (lambda tmp: DECK_THE_YARD.config(None, patterns="p.csv"), ConfigError, "'p.csv'"),
     (lambda tmp: get_game("chess"), ConfigError, "'chess'"),
+    (lambda tmp: play_game(GARNER, GARNER.config("A"), P2, -1), ConfigError, "got -1"),
+    (lambda tmp: play_game(GARNER, GARGON.config(None), P2, 1), ConfigError, "GargonConfig"),
+    (lambda tmp: play_game(GARNER, GARNER.config("A"), "random", 1), ConfigError, "'random'"),
     (lambda tmp: GARNER.player("greedy:bogus"), ConfigError, "'greedy:bogus'"),
     (lambda tmp: load_patterns(tmp / "binary.jsonl"), ConfigError, "binary.jsonl"),
     (lambda tmp: load_patterns(tmp / "twice.csv"), ConfigError, "twice.csv"),
