@@ -358,6 +358,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     lineups = [_names(lu) for lu in args.players.split(";")]
     if not all(lineups):
         raise CliError(f"--players {args.players!r} has an empty line-up")
+    fields = {f.name for f in dataclasses.fields(get_game(args.game).config_type)}
+    sizes = {len(lu) for lu in lineups}
+    inferred = "n_players" in fields and "n_players" not in grid and "setup" not in grid
+    if inferred and len(sizes) == 1 and min(sizes) > 1:  # the player count follows the line-ups
+        grid = {"n_players": [min(sizes)], **grid}
     if args.columns is not None:
         game = get_game(args.game)
         setups = grid.get("setup", [None])
