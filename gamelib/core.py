@@ -70,6 +70,9 @@ class GamelibWarning(UserWarning):
     """Something gamelib changed on the user's behalf (fewer workers, a re-played chunk)."""
 
 
+#: the most cards a deck may hold: far beyond any table game, small enough to lay out in memory
+MAX_CARDS = 1_000_000
+
 #: seeds are 0 <= seed < 2**128 (numpy's SeedSequence takes any non-negative int; a bound keeps
 #: provenance and messages readable)
 MAX_SEED = 2**128
@@ -173,7 +176,10 @@ class Chance:
         else:
             if not self._replay:
                 raise RecordError("the record's chance log ran out before the game did")
-            order = list(self._replay.pop(0))
+            entry = self._replay.pop(0)
+            if not isinstance(entry, list):
+                raise RecordError(f"a recorded shuffle must be a list of cards, got {entry!r}")
+            order = list(entry)
             if sorted(map(repr, order)) != sorted(map(repr, items)):
                 raise RecordError(
                     f"a recorded shuffle {order!r} is not a reordering of the cards "

@@ -210,6 +210,15 @@ def _sim(**kw):
     )  # fmt: skip
 
 
+def _yard_record(**changes: object) -> dict:
+    for seed in range(20):
+        rec = play_game(DECK_THE_YARD, DECK_THE_YARD.config(None), ["random"], seed, record=True)
+        assert rec.record is not None
+        if rec.record["chance"]:
+            return {**rec.record, **changes}
+    raise AssertionError("no game with a reshuffle")
+
+
 def _table(tmp: Path) -> pd.DataFrame:
     return simulate(CFG, P2, 2, 1, workers=1, progress=False)
 
@@ -260,6 +269,9 @@ API_CASES = [
     (lambda tmp: DECK_THE_YARD.config(None, patterns=5), ConfigError, "got 5"),
     (lambda tmp: DECK_THE_YARD.config(None, patterns="p.csv"), ConfigError, "'p.csv'"),
     (lambda tmp: get_game("chess"), ConfigError, "'chess'"),
+    (lambda tmp: DECK_THE_YARD.config(None, events=10**30), ConfigError, f"events={10**30}"),
+    (lambda tmp: GARNER.config(None, suit_sizes=(10**7,)), ConfigError, str(10**7)),
+    (lambda tmp: replay(_yard_record(chance=[True])), RecordError, "got True"),
     (lambda tmp: play_game(GARNER, GARNER.config("A"), P2, -1), ConfigError, "got -1"),
     (lambda tmp: play_game(GARNER, GARGON.config(None), P2, 1), ConfigError, "GargonConfig"),
     (lambda tmp: play_game(GARNER, GARNER.config("A"), "random", 1), ConfigError, "'random'"),

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gamelib.core import (
+    MAX_CARDS,
     TERMINAL,
     Chance,
     ConfigError,
@@ -131,6 +132,12 @@ class DeckTheYardConfig:
             raise ConfigError(
                 f"a strand of {self.strand_length} different colours needs more than the "
                 f"{len(BULB_COLOURS)} bulb colours"
+            )
+        if self.n_cards > MAX_CARDS:
+            counts = ("bulbs_per_colour", "bubbles", "plugs", "broken", "events", "characters")
+            raise ConfigError(
+                f"a draw pile of {self.n_cards} cards is more than gamelib lays out "
+                f"(at most {MAX_CARDS}): " + ", ".join(f"{c}={getattr(self, c)}" for c in counts)
             )
         pats = self.patterns
         if (

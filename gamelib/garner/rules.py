@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from gamelib.core import (
+    MAX_CARDS,
     TERMINAL,
     Chance,
     ConfigError,
@@ -73,6 +74,10 @@ class GarnerConfig:
         if self.rows * self.cols < 2:
             raise ConfigError(f"a {self.rows}×{self.cols} grid has fewer than 2 sites")
         deck, places = sum(sizes), self.rows * self.cols * self.height
+        if deck > MAX_CARDS:
+            raise ConfigError(
+                f"a deck of {deck} cards is more than gamelib lays out (at most {MAX_CARDS})"
+            )
         if deck != places:
             raise ConfigError(
                 f"a deck of {deck} cards ({' + '.join(map(str, sizes))}) cannot deal exactly onto "
