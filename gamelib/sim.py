@@ -440,7 +440,7 @@ def simulate(
         scratch = records_path.with_name(f".{records_path.name}.parts")
         shutil.rmtree(scratch, ignore_errors=True)
         _check_folder(scratch, name("records"))
-    rec_dir = store.folder if store is not None else scratch
+    rec_dir = (store.folder if store is not None else scratch) if want_records else None
     jobs = (
         (config, list(players), seed, a, b, rotate_seats, want_records)
         for a, b in _spans(todo, chunk_size)

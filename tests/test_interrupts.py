@@ -186,6 +186,7 @@ def test_kept_chunks_make_the_same_table(tmp_path: Path):
     folder = tmp_path / "run"
     first = _keep(folder)
     assert len(list(folder.glob("part-*.parquet"))) == 4
+    assert not list(folder.glob("*.jsonl"))  # no records asked for, none kept
     pd.testing.assert_frame_equal(_again(folder), first)
     assert not folder.exists()
 
