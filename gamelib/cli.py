@@ -301,6 +301,10 @@ def _check_run_args(args: argparse.Namespace) -> None:
             )
     if args.out is not None and records is not None and args.out.resolve() == records.resolve():
         raise CliError("--out and --records name the same file")
+    if args.resume is not None:
+        for flag, path in (("--out", args.out), ("--records", records)):
+            if path is not None and path.resolve() == args.resume.resolve():
+                raise CliError(f"--resume {args.resume} is the {flag} file; give another folder")
     if args.scheduler is not None:
         check_scheduler_address(args.scheduler, "--scheduler")
         if args.workers is not None:

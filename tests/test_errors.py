@@ -71,6 +71,7 @@ CLI_CASES: list[tuple[list[str], str, dict[str, str]]] = [
     ([*GARNER_RUN, "--records", "r.txt"], "--records r.txt: expected a .jsonl file", {}),
     ([*GARNER_RUN, "--records", "/proc/r.jsonl"], "/proc/r.jsonl", {}),
     ([*GARNER_RUN, "--resume", "{tmp}/afile"], "--resume {tmp}/afile is a file", {}),
+    ([*GARNER_RUN, "--resume", "t.parquet", "--out", "t.parquet"], "--resume t.parquet is", {}),
     ([*GARNER_RUN, "--resume", "{tmp}/foreign"], "holds the chunks of a different run", {}),
     ([*GARNER_RUN, "--resume", "{tmp}/broken"], "{tmp}/broken/run.json is not a gamelib", {}),
     ([*GARNER_RUN, "--resume", "{tmp}/badchunk"], "{tmp}/badchunk/part-0-1.parquet is", {}),
