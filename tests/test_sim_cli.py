@@ -50,7 +50,17 @@ def test_same_table_on_a_dask_cluster(serial: pd.DataFrame):
         on_dask = simulate(
             CFG, ["greedy", "random"], 60, seed=5, executor=client, chunk_size=9, progress=False
         )
+        by_address = simulate(
+            CFG,
+            ["greedy", "random"],
+            60,
+            seed=5,
+            executor=cluster.scheduler_address,
+            chunk_size=9,
+            progress=False,
+        )
     pd.testing.assert_frame_equal(serial, on_dask)
+    pd.testing.assert_frame_equal(serial, by_address)
 
 
 def test_first_games_of_a_long_run_are_a_short_run(serial: pd.DataFrame):
