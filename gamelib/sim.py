@@ -702,7 +702,7 @@ class _PartStore:
                 or df["deal"].tolist() != [d for d in range(a, b) for _ in range(per_game)]
                 or df["seed"].tolist() != expected
             ):
-                raise ResumeError(self._bad(path, "does not hold deals {a}–{b - 1} of this run"))
+                raise ResumeError(self._bad(path, f"does not hold deals {a}–{b - 1} of this run"))
             ranges.append((a, b, path))
             rec_path = path.with_suffix(".jsonl")
             if want_records:

@@ -252,7 +252,7 @@ def test_a_chunk_with_the_wrong_deals_is_refused(tmp_path: Path):
     df = pd.read_parquet(b)
     df.attrs = pd.read_parquet(a).attrs
     df.to_parquet(a)
-    with pytest.raises(ResumeError, match="does not hold deals"):
+    with pytest.raises(ResumeError, match=r"part-3-6\.parquet does not hold deals 3–5 of this run"):
         _again(folder)
 
 
