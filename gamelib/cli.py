@@ -9,18 +9,33 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import types
 import typing
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gamelib import __version__
-from gamelib.core import GamelibError
+from gamelib.core import GamelibError, GamelibWarning, OutputError, check_seed
 from gamelib.registry import GAMES, get_game
+
+if TYPE_CHECKING:  # pandas is imported only by the commands that make a table
+    import pandas as pd
+
+#: how simulate()'s messages name its parameters on the command line
+FLAGS = {
+    "seed": "--seed",
+    "n_games": "-n",
+    "workers": "--workers",
+    "executor": "--scheduler",
+    "records": "--records",
+    "resume": "--resume",
+    "cache": "--cache",
+    "rotate_seats": "--rotate-seats",
+}
 
 
 class CliError(GamelibError):
@@ -54,7 +69,7 @@ class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (and the exit status 2), not a usage dump."""
 
     def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"gamelib: error: {message} (see {self.prog} --help)\n")
 
 
 def _parser_for(hint: Any) -> Callable[[str], Any]:
@@ -76,7 +91,46 @@ def _parser_for(hint: Any) -> Callable[[str], Any]:
     return str
 
 
-def _add_config_flags(parser: argparse.ArgumentParser, config_type: type) -> dict[str, Any]:
+def _load_amulets(text: str) -> tuple[int, ...]:
+    from gamelib.gargon import load_amulets
+
+    return load_amulets(text)
+
+
+def _load_patterns(text: str) -> tuple[tuple[str, ...], ...]:
+    from gamelib.deck_the_yard import load_patterns
+
+    return load_patterns(text)
+
+
+#: rule fields whose value is a table: the flag takes a file (CSV) path
+FILE_FIELDS: dict[tuple[str, str], tuple[Callable[[str], Any], str]] = {
+    ("gargon", "amulets"): (_load_amulets, "a CSV file with columns value,amulets"),
+    ("deck_the_yard", "patterns"): (_load_patterns, "a CSV file, one pattern a row"),
+}
+
+
+def _file_reader(load: Callable[[str], Any], inline: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A path to a file is loaded; anything else is read as the value itself."""
+
+    def read(text: str) -> Any:
+        if os.path.exists(text) or text.lower().endswith(".csv"):
+            try:
+                return load(text)
+            except GamelibError as exc:
+                raise ValueError(str(exc)) from None
+        return inline(text)
+
+    return read
+
+
+def _no_inline(text: str) -> Any:
+    raise ValueError(f"{text!r} is not a file; give the path of a CSV file")
+
+
+def _add_config_flags(
+    parser: argparse.ArgumentParser, config_type: type, game_name: str
+) -> dict[str, Any]:
     hints = typing.get_type_hints(config_type)
     readers = {}
     group = parser.add_argument_group("rule fields (override the setup)")
@@ -85,15 +139,24 @@ def _add_config_flags(parser: argparse.ArgumentParser, config_type: type) -> dic
             continue
         flag = "--" + f.name.replace("_", "-")
         reader = _parser_for(hints[f.name])
-        readers[f.name] = reader
         choices = typing.get_args(hints[f.name]) if typing.get_origin(hints[f.name]) else ()
         shown = "|".join(map(str, choices)) if all(isinstance(c, str) for c in choices) else ""
+        default = f"default {f.default!r}"
+        if (game_name, f.name) in FILE_FIELDS:
+            load, what = FILE_FIELDS[(game_name, f.name)]
+            nested = typing.get_origin(typing.get_args(hints[f.name])[0]) is tuple
+            reader = _file_reader(load, _no_inline if nested else reader)
+            shown = "FILE" if nested else "FILE|VALUES"
+            default = f"{what}{'' if nested else ', or the values comma-separated'}"
+        elif f.name == "n_players":
+            default += "; without --setup, the number of names in --players"
+        readers[f.name] = reader
         group.add_argument(
             flag,
             dest=f"cfg_{f.name}",
             metavar=shown or "VALUE",
             default=None,
-            help=f"default {f.default!r}",
+            help=default,
         )
     return readers
 
@@ -104,11 +167,23 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
     g.add_argument(
         "--players",
         required=True,
-        help="comma-separated, one per seat" + ("; line-ups separated by ';'" if sweep else ""),
+        help="comma-separated, one per seat (a single name fills every seat)"
+        + ("; line-ups separated by ';'" if sweep else "")
+        + (
+            "; without --setup or --n-players, the number of names sets the player count"
+            if "n_players" in {f.name for f in dataclasses.fields(game.config_type)}
+            else ""
+        ),
     )
     g.add_argument("-n", "--games", type=int, required=True, help="how many games (deals)")
-    g.add_argument("--seed", type=int, required=True)
-    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="local processes (default: every core; never more than the cores or the chunks "
+        "of work, and a note says so)",
+    )
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
     g.add_argument("--rotate-seats", action="store_true", help="play each deal in every seat")
     g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
@@ -127,7 +202,7 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         default=None,
         help="outcome columns to keep in --out (comma-separated; provenance is always kept)",
     )
-    g.set_defaults(readers=_add_config_flags(g, game.config_type), sweep=sweep)
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -161,6 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _config_from_args(args: argparse.Namespace) -> Any:
+    """The config from --setup and the rule flags; a Gargon-like game without --setup or
+    --n-players takes its player count from the names in --players."""
     game = get_game(args.game)
     overrides = {}
     for name, reader in args.readers.items():
@@ -171,7 +248,15 @@ def _config_from_args(args: argparse.Namespace) -> Any:
             overrides[name] = reader(text)
         except ValueError as exc:
             raise CliError(f"--{name.replace('_', '-')}: {exc}") from None
+    names = _names(args.players)
+    fields = {f.name for f in dataclasses.fields(game.config_type)}
+    if "n_players" in fields and "n_players" not in overrides and not args.setup and len(names) > 1:
+        overrides["n_players"] = len(names)
     return game.config(args.setup, **overrides) if args.setup else game.config(None, **overrides)
+
+
+def _names(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
 
 
 def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
@@ -195,17 +280,49 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
     return grid
 
 
-def _check_paths(args: argparse.Namespace) -> None:
-    records = getattr(args, "records", None)
-    for path, suffix in ((args.out, ".parquet"), (records, ".jsonl")):
-        if path is not None and path.suffix != suffix:
-            raise CliError(f"{path}: expected a {suffix} file")
-        if path is not None and not path.parent.exists():
-            raise CliError(f"{path.parent}: no such directory")
-    if records is not None and records.exists():
-        raise CliError(f"{records} exists; records are never appended to an old file")
+def _check_run_args(args: argparse.Namespace) -> None:
+    """Everything about a run that can be checked before the first game."""
+    from gamelib.sim import check_output_path, check_scheduler_address
+
     if args.games < 1:
         raise CliError(f"-n must be at least 1, got {args.games}")
+    check_seed(args.seed, "--seed")
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+    if args.out is not None:
+        check_output_path(args.out, "--out", ".parquet")
+    records = getattr(args, "records", None)
+    if records is not None:
+        check_output_path(records, "--records", ".jsonl")
+        if records.exists():
+            raise OutputError(
+                f"--records {records} exists; records are never appended to an old file "
+                "(delete it or choose another name)"
+            )
+    if args.out is not None and records is not None and args.out.resolve() == records.resolve():
+        raise CliError("--out and --records name the same file")
+    if args.resume is not None:
+        for flag, path in (("--out", args.out), ("--records", records)):
+            if path is not None and path.resolve() == args.resume.resolve():
+                raise CliError(f"--resume {args.resume} is the {flag} file; give another folder")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+        if args.workers is not None:
+            raise CliError("--workers and --scheduler exclude each other (the cluster has its own)")
+    if args.columns is not None and args.out is None:
+        raise CliError("--columns chooses what --out keeps; give --out too")
+
+
+def _check_columns(args: argparse.Namespace, config: Any, players: list[str]) -> None:
+    """Refuse unknown --columns before the run: one game shows the columns a run makes."""
+    from gamelib.sim import check_columns, result_columns
+
+    if args.columns is None:
+        return
+    wanted = [c.strip() for c in args.columns.split(",") if c.strip()]
+    if not wanted:
+        raise CliError("--columns is empty; name the outcome columns to keep")
+    check_columns(result_columns(config, players), wanted, "--columns")
 
 
 def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
@@ -227,21 +344,35 @@ def _seats(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
     from gamelib.sim import n_seats
 
-    players = [p.strip() for p in text.split(",") if p.strip()]
+    players = _names(text)
+    if not players:
+        raise CliError(f"--players {text!r} names no player; e.g. --players random,greedy")
     if len(players) == 1:
         players *= n_seats(config)
     return players
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from gamelib.sim import save, sweep
-    from gamelib.stats import game_metrics
+    from gamelib.sim import clear_resume, save, sweep
 
-    _check_paths(args)
+    _check_run_args(args)
     grid = _grid_from_args(args)
     if not grid:
         raise CliError("give at least one rule flag or --setup with the values to sweep")
-    lineups = [[p.strip() for p in lu.split(",") if p.strip()] for lu in args.players.split(";")]
+    lineups = [_names(lu) for lu in args.players.split(";")]
+    if not all(lineups):
+        raise CliError(f"--players {args.players!r} has an empty line-up")
+    fields = {f.name for f in dataclasses.fields(get_game(args.game).config_type)}
+    sizes = {len(lu) for lu in lineups}
+    inferred = "n_players" in fields and "n_players" not in grid and "setup" not in grid
+    if inferred and len(sizes) == 1 and min(sizes) > 1:  # the player count follows the line-ups
+        grid = {"n_players": [min(sizes)], **grid}
+    if args.columns is not None:
+        game = get_game(args.game)
+        setups = grid.get("setup", [None])
+        first = {k: v[0] for k, v in grid.items() if k != "setup"}
+        config = game.config(setups[0], **first) if setups[0] else game.config(None, **first)
+        _check_columns(args, config, _seats(",".join(lineups[0]), config))
 
     resume = _resume_folder(args)
     table = sweep(
@@ -256,15 +387,23 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         resume=resume,
         cache=args.cache,
+        keep_resume=True,
+        _names=FLAGS,
     )
     if args.out is not None:
         save(_slimmed(table, args.columns), args.out)
+    if resume is not None:
+        clear_resume(resume)  # only once the table is safely saved
+    from gamelib.stats import game_metrics  # scipy and statsmodels: only once there is a table
+
     keys = [k for k in grid if k != "setup"]
     keys = (["setup"] if "setup" in grid else []) + keys
     if len(lineups) > 1:
         keys += [c for c in table.columns if c.startswith("player_")]
     metrics = game_metrics(table, by=keys)
     cols = [*keys, "games", "win_rate_0", "lo_0", "hi_0", "draw_rate", "duration_mean"]
+    import pandas as pd
+
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(metrics[cols].round(3).to_string(index=False))
     if args.out is not None:
@@ -273,12 +412,12 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from gamelib.sim import save, simulate
-    from gamelib.stats import win_rates
+    from gamelib.sim import clear_resume, save, simulate
 
+    _check_run_args(args)
     config = _config_from_args(args)
     players = _seats(args.players, config)
-    _check_paths(args)
+    _check_columns(args, config, players)
     resume = _resume_folder(args)
     table = simulate(
         config,
@@ -292,12 +431,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         records=args.records,
         resume=resume,
         cache=args.cache,
+        keep_resume=True,
+        _names=FLAGS,
     )
     if args.out is not None:
         save(_slimmed(table, args.columns), args.out)
+    if resume is not None:
+        clear_resume(resume)  # only once the table is safely saved
+    from gamelib.stats import win_rates  # scipy and statsmodels: only once there is a table
+
     rates = win_rates(table, by="player")
     seats = win_rates(table, by="seat")
     label = args.setup or getattr(config, "setup", None) or "default rules"
+    n_players = getattr(config, "n_players", None)
+    if not args.setup and n_players is not None:
+        label = f"{n_players} players"
     print(f"{args.game} ({label}), {len(table)} games")
     for _, r in rates.iterrows():
         print(
@@ -323,8 +471,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from gamelib.records import read_records, replay
 
-    if not args.file.exists():
-        raise CliError(f"{args.file}: no such file")
     n = 0
     for i, rec in enumerate(read_records(args.file)):
         try:
@@ -357,13 +503,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": _cmd_games,
     }
     try:
-        return commands[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _note
+            warnings.simplefilter("always", GamelibWarning)
+            return commands[args.command](args)
     except GamelibError as exc:
-        print(f"gamelib: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
+    except OSError as exc:
+        # a file the user named that vanished or failed mid-way (disk full, permissions)
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _error(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
-        print("gamelib: interrupted", file=sys.stderr)
-        return 130
+        return _error("interrupted", status=130)
+
+
+def _error(message: str, status: int = 2) -> int:
+    """The one line every expected failure prints."""
+    print(f"gamelib: error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _note(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    print(f"gamelib: note: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,11 +27,18 @@ TERMINAL: Seat = -1
 
 
 class GamelibError(ValueError):
-    """Base of every error gamelib raises on bad input."""
+    """Base of every error gamelib raises on bad input or a failure it expects (a file it cannot
+    write, a corrupt resume folder, an unreachable cluster).
+
+    The message names the offending value, file or parameter and, where there is one, the fix;
+    the command line prints it as one line ``gamelib: error: …``.  (A ``ValueError`` too, so
+    code written against the first releases keeps catching it.)
+    """
 
 
 class ConfigError(GamelibError):
-    """A game configuration that cannot be played (unknown setup, impossible deck or grid)."""
+    """A game configuration or run argument that cannot be used (unknown setup, impossible deck
+    or grid, a seed out of range, an unknown player)."""
 
 
 class IllegalMoveError(GamelibError):
@@ -40,6 +47,44 @@ class IllegalMoveError(GamelibError):
 
 class RecordError(GamelibError):
     """A game record that is corrupt or does not match the game it claims to describe."""
+
+
+class OutputError(GamelibError):
+    """A file or folder gamelib was asked to write (or read) that it cannot use: a missing or
+    unwritable folder, a path that is a folder, a file in the way."""
+
+
+class ResultsError(GamelibError):
+    """A saved result table or a cache entry that cannot be used."""
+
+
+class ResumeError(ResultsError):
+    """A resume folder whose chunks do not belong to this run, or are short or corrupt."""
+
+
+class ClusterError(GamelibError):
+    """A Dask scheduler address that is malformed or cannot be reached."""
+
+
+class GamelibWarning(UserWarning):
+    """Something gamelib changed on the user's behalf (fewer workers, a re-played chunk)."""
+
+
+#: the most cards a deck may hold: far beyond any table game, small enough to lay out in memory
+MAX_CARDS = 1_000_000
+
+#: seeds are 0 <= seed < 2**128 (numpy's SeedSequence takes any non-negative int; a bound keeps
+#: provenance and messages readable)
+MAX_SEED = 2**128
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """The seed if it is an int in 0 ≤ seed < 2**128, else a :class:`ConfigError` naming it."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"{name} must be a whole number, got {seed!r}")
+    if not 0 <= seed < MAX_SEED:
+        raise ConfigError(f"{name} must be at least 0 and below 2**128, got {seed}")
+    return seed
 
 
 @dataclass(frozen=True)
@@ -131,7 +176,10 @@ class Chance:
         else:
             if not self._replay:
                 raise RecordError("the record's chance log ran out before the game did")
-            order = list(self._replay.pop(0))
+            entry = self._replay.pop(0)
+            if not isinstance(entry, list):
+                raise RecordError(f"a recorded shuffle must be a list of cards, got {entry!r}")
+            order = list(entry)
             if sorted(map(repr, order)) != sorted(map(repr, items)):
                 raise RecordError(
                     f"a recorded shuffle {order!r} is not a reordering of the cards "
@@ -199,6 +247,11 @@ class State(ABC):
     @abstractmethod
     def start(self) -> dict[str, Any]:
         """The starting arrangement as JSON data (what a record stores to rebuild the game)."""
+
+    def end(self) -> dict[str, Any] | None:
+        """Where every card lies now, as JSON data (a record's ``end``, which replay compares);
+        None for a game that does not describe it."""
+        return None
 
     @property
     @abstractmethod
@@ -291,7 +344,14 @@ class Game:
                 f"unknown {self.name} player {spec!r}; known players: {', '.join(self.players)}"
             )
         factory = self.players[name]
-        return factory(arg) if arg else factory()
+        if not arg:
+            return factory()
+        try:
+            return factory(arg)
+        except TypeError:  # a player without options
+            raise ConfigError(
+                f"the {self.name} player {name!r} takes no ':' option, got {spec!r}"
+            ) from None
 
 
 def replace_config(config: C, **overrides: Any) -> C:

@@ -2,18 +2,22 @@
 
 A record is one JSON object (one line of a ``.jsonl`` file), readable without gamelib:
 
-* ``format`` — ``"gamelib-record/1"``; ``game``; ``gamelib_version``
+* ``format`` — ``"gamelib-record/2"`` (``/1`` records are still read); ``game``;
+  ``gamelib_version``
 * ``config`` — every config field; ``seed`` — the game's own seed; ``players`` — names per seat
 * ``start`` — the starting arrangement (for Garner: ``layout``, each site's stack bottom to top
   as ``[suit, number]`` pairs, sites numbered ``row * cols + col``)
 * ``moves`` — every decision in order, ``{"seat": s, "move": …}`` with the move in the game's
   own words (Garner: ``{"lift": [sites]}``, ``{"place": site}``, ``{"collect": [sites]}``,
   ``{"leave": site}``)
-* ``chance`` — every chance outcome after the start, in order (each a shuffled order)
+* ``chance`` — every chance outcome after the start, in order (each a shuffled order); with
+  ``start`` it implies every card drawn, which is why draws are not listed again
 * ``outcome`` — winners, scores, reason, turns, counters, details
+* ``end`` (new in ``/2``, optional) — where every card lies at the end
 
 :func:`replay` rebuilds the start, applies every move (refusing an illegal one by its index)
-and checks the final outcome equals the recorded one.
+and checks the final outcome, and the final position when the record has ``end``, equal the
+recorded ones.
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ from gamelib.core import (
     Player,
     RecordError,
     State,
+    check_seed,
     config_to_json,
     game_rngs,
 )
 
-RECORD_FORMAT = "gamelib-record/1"
+RECORD_FORMAT = "gamelib-record/2"
+#: formats replay reads (``/1``: no ``end``, and Deck the Yard's outcome lacks ``claims``)
+READABLE_FORMATS = ("gamelib-record/1", RECORD_FORMAT)
 
 
 @dataclass
@@ -62,6 +69,14 @@ def play_game(
     record: bool = False,
 ) -> PlayedGame:
     """Play one game from (config, seed, players); the same three always give the same game."""
+    if not isinstance(config, game.config_type):
+        raise ConfigError(
+            f"{game.name} plays a {game.config_type.__name__}, got {type(config).__name__} "
+            f"{config!r}; make one with {game.name.upper()}.config(...)"
+        )
+    check_seed(seed)
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ConfigError(f"players must be a list of player names, one per seat, got {players!r}")
     chance_rng, seat_rngs = game_rngs(seed, len(players))
     state = game.new_state(config, chance_rng)
     if len(players) != state.n_players:
@@ -88,7 +103,7 @@ def play_game(
         if record:
             moves.append({"seat": seat, "move": state.move_to_json(move)})
     outcome = state.outcome()
-    rec = None
+    rec: dict[str, Any] | None = None
     if record:
         rec = {
             "format": RECORD_FORMAT,
@@ -104,6 +119,9 @@ def play_game(
             "chance": state.chance.log,
             "outcome": outcome.to_json(),
         }
+        end = state.end()
+        if end is not None:
+            rec["end"] = end
     return PlayedGame(state, outcome, decisions, options, multi, rec)
 
 
@@ -112,10 +130,26 @@ def config_from_json(game: Game, data: Mapping[str, Any]) -> Any:
     if not isinstance(data, Mapping):
         raise RecordError(f"the record's config must be an object, got {type(data).__name__}")
     fields = {k: _tuples(v) for k, v in data.items()}
+    for name, harmless in _RETIRED_FIELDS.get(game.name, {}).items():
+        if name in fields:
+            value = fields.pop(name)
+            if not harmless(value):
+                raise RecordError(
+                    f"the record's config sets {name}={value!r}, a field gamelib no longer has; "
+                    "this game cannot be replayed by this version"
+                )
     try:
         return game.config(None, **fields)
     except ConfigError as exc:
         raise RecordError(f"the record's config is not a valid {game.name} config: {exc}") from exc
+
+
+# Config fields older records carry that were removed, and which values had no effect.
+# Gargon's max_rounds (in gamelib 0.1.0 records): no game can pass 102 rounds, so a
+# limit >= 102 never fired.
+_RETIRED_FIELDS: dict[str, dict[str, Any]] = {
+    "gargon": {"max_rounds": lambda v: isinstance(v, int) and v >= 102},
+}
 
 
 def _tuples(value: Any) -> Any:
@@ -125,6 +159,13 @@ def _tuples(value: Any) -> Any:
 
 def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -> PlayedGame:
     """Replay a record move by move; the final state and outcome must equal the recorded ones."""
+    try:
+        return _replay(record, games)
+    except RecursionError:
+        raise RecordError("the record is nested too deeply to be a game record") from None
+
+
+def _replay(record: Mapping[str, Any], games: Mapping[str, Game] | None) -> PlayedGame:
     if games is None:
         games = _games()
     if not isinstance(record, Mapping):
@@ -134,14 +175,21 @@ def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -
     ]
     if missing:
         raise RecordError(f"the record lacks {', '.join(missing)}")
-    if record["format"] != RECORD_FORMAT:
-        raise RecordError(f"unknown record format {record['format']!r}; expected {RECORD_FORMAT!r}")
+    if record["format"] not in READABLE_FORMATS:
+        raise RecordError(
+            f"unknown record format {record['format']!r}; expected one of {READABLE_FORMATS}"
+        )
     name = record["game"]
-    if name not in games:
+    if not isinstance(name, str) or name not in games:
         raise RecordError(f"the record is of unknown game {name!r}; known: {', '.join(games)}")
     game = games[name]
     config = config_from_json(game, record["config"])
-    state = game.state_from_start(config, record["start"], list(record.get("chance", [])))
+    chance = record.get("chance", [])
+    if not isinstance(chance, list):
+        raise RecordError("the record's chance must be a list")
+    if not isinstance(record["start"], Mapping):
+        raise RecordError("the record's start must be an object")
+    state = game.state_from_start(config, record["start"], list(chance))
     moves = record["moves"]
     if not isinstance(moves, list):
         raise RecordError("the record's moves must be a list")
@@ -172,12 +220,37 @@ def replay(record: Mapping[str, Any], games: Mapping[str, Game] | None = None) -
     if state.chance.unused():
         raise RecordError(f"{state.chance.unused()} recorded chance outcomes were never used")
     outcome = state.outcome()
-    if not _same_json(outcome.to_json(), record["outcome"]):
+    got = outcome.to_json()
+    recorded = record["outcome"]
+    if record["format"] == "gamelib-record/1" and isinstance(recorded, Mapping):
+        # details added since /1 (Deck the Yard's claims) are not in the old record
+        old = recorded.get("details")
+        if isinstance(old, Mapping):
+            got["details"] = {k: v for k, v in got["details"].items() if k in old}
+    if not _same_json(got, recorded):
         raise RecordError(
-            f"replaying the moves gives outcome {outcome.to_json()!r}, "
-            f"but the record says {record['outcome']!r}"
+            f"replaying the moves gives outcome {got!r}, but the record says {recorded!r}"
         )
+    if "end" in record:
+        end = state.end()
+        if end is None or not _same_json(end, record["end"]):
+            raise RecordError(_end_difference(end, record["end"]))
     return PlayedGame(state, outcome, decisions, options, int(multi), dict(record))
+
+
+def _end_difference(end: Mapping[str, Any] | None, recorded: Any) -> str:
+    """Name the first part of the final position that differs from the record's ``end``."""
+    if end is None:
+        return "the record has an end position but this game does not describe one"
+    if not isinstance(recorded, Mapping):
+        return f"the record's end must be an object, got {type(recorded).__name__}"
+    for key in sorted(set(end) | set(recorded)):
+        if key not in recorded or key not in end or not _same_json(end[key], recorded[key]):
+            return (
+                f"replaying the moves ends with {key} = {end.get(key)!r}, "
+                f"but the record's end says {recorded.get(key)!r}"
+            )
+    return "the final position differs from the record's end"  # pragma: no cover
 
 
 def positions(record: Mapping[str, Any], at: Sequence[int]) -> list[State]:
@@ -228,12 +301,38 @@ def write_records(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int
 
 
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Read a JSON-lines record file; a line that is not JSON is refused with its line number."""
-    with Path(path).open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}:{lineno}: not a JSON record ({exc.msg})") from exc
+    """Read a JSON-lines record file; a file that cannot be read, a line that is not a JSON
+    object, or a file without any record is refused by name (and line number)."""
+    path = Path(path)
+    if not path.exists():
+        raise RecordError(f"{path}: no such file")
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder; give a .jsonl file of game records")
+    n = 0
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                yield _parse_line(line, f"{path}:{lineno}")
+                n += 1
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"{path} is not a text file of JSON records (not UTF-8 at byte {exc.start})"
+        ) from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    if n == 0:
+        raise RecordError(f"{path} holds no records (the file is empty)")
+
+
+def _parse_line(line: str, where: str) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not a JSON record ({exc.msg})") from None
+    except RecursionError:  # the C parser gives up on absurd nesting
+        raise RecordError(f"{where}: JSON nested too deeply to be a record") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: a record is a JSON object, got {type(data).__name__}")
+    return data

@@ -3,7 +3,12 @@
 Game ``i`` of a run always gets the seed ``game_seeds(seed, n)[i]`` (a ``SeedSequence`` child),
 so the table is the same whatever the number of workers or the executor, and the first k rows
 of a long run are exactly a k-game run.  Work goes out in chunks of consecutive games; each
-chunk comes back as a small DataFrame, so memory holds rows, never game states.
+chunk derives its own seeds and comes back as a small DataFrame, so memory holds rows, never
+game states, and a run of any length starts at once.
+
+Every argument is checked before the first game (seed, players, paths, executor), and every
+failure gamelib expects raises a :class:`~gamelib.core.GamelibError` subclass whose message
+names the value and the fix.  Finished chunks kept in a ``resume`` folder survive every failure.
 """
 
 from __future__ import annotations
@@ -16,19 +21,57 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
-import tempfile
+import threading
+import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from gamelib import __version__
-from gamelib.core import ConfigError, Game, GamelibError, Player, config_to_json, game_seeds
+from gamelib.core import (
+    ClusterError,
+    ConfigError,
+    Game,
+    GamelibError,
+    GamelibWarning,
+    OutputError,
+    Player,
+    ResultsError,
+    ResumeError,
+    check_seed,
+    config_to_json,
+    game_seeds,
+)
 from gamelib.records import play_game, write_records
 from gamelib.registry import GAMES
+
+__all__ = [
+    "PROVENANCE",
+    "ResultsError",
+    "ResumeError",
+    "SimulationInterrupted",
+    "check_output_path",
+    "clear_resume",
+    "load",
+    "run_chunk",
+    "save",
+    "simulate",
+    "slim",
+    "sweep",
+]
 
 #: columns every table starts with, in this order (config fields and outcome columns follow)
 PROVENANCE = ["game", "gamelib_version", "game_index", "deal", "rotation", "seed"]
@@ -39,7 +82,10 @@ def game_of(config: Any) -> Game:
     for game in GAMES.values():
         if isinstance(config, game.config_type):
             return game
-    raise ConfigError(f"{type(config).__name__} is not the config of any known game")
+    raise ConfigError(
+        f"{config!r} is not the config of any known game; make one with e.g. "
+        "GARNER.config('A') or get_game(name).config()"
+    )
 
 
 def n_seats(config: Any) -> int:
@@ -70,12 +116,14 @@ def config_columns(config: Any) -> dict[str, Any]:
 def run_chunk(
     config: Any,
     players: Sequence[str | Player],
-    seeds: Sequence[int],
-    first_index: int,
+    seed: int,
+    start: int,
+    stop: int,
     rotate_seats: bool,
     records: bool = False,
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
-    """Play consecutive games ``first_index, …`` of a run; the unit of work sent to a worker."""
+    """Play deals ``start … stop-1`` of a run (seeds derived here); the unit of work a worker
+    gets."""
     game = game_of(config)
     n_seats = len(players)
     rotations = range(n_seats) if rotate_seats else range(1)
@@ -83,19 +131,19 @@ def run_chunk(
     fixed = {"game": game.name, "gamelib_version": __version__, **config_columns(config)}
     rows = []
     recs: list[dict[str, Any]] = []
-    index = first_index * len(rotations)
-    for deal_offset, seed in enumerate(seeds):
-        deal = first_index + deal_offset
+    index = start * len(rotations)
+    for deal_offset, game_seed in enumerate(game_seeds(seed, stop - start, start)):
+        deal = start + deal_offset
         for rotation in rotations:
             seated = seating(players, rotation)
-            pg = play_game(game, config, seated, seed, record=records)
+            pg = play_game(game, config, seated, game_seed, record=records)
             out = pg.outcome
             row = {
                 **fixed,
                 "game_index": index,
                 "deal": deal,
                 "rotation": rotation,
-                "seed": seed,
+                "seed": game_seed,
             }
             seat_names = seating(names, rotation)
             for s, name in enumerate(seat_names):
@@ -112,12 +160,21 @@ def run_chunk(
     return pd.DataFrame(rows), recs
 
 
-def _spans(todo: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
-    """Cut the deal ranges still to play into chunks of at most ``size`` deals."""
-    out = []
+def result_columns(config: Any, players: Sequence[str | Player]) -> list[str]:
+    """The columns a run of this config and line-up makes (from one game, not stored)."""
+    return list(run_chunk(config, players, 0, 0, 1, False)[0].columns)
+
+
+def _spans(todo: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    """Cut the deal ranges still to play into chunks of at most ``size`` deals, lazily (a run
+    of 10**12 games must not build its chunk list before the first game)."""
     for a, b in todo:
-        out += [(x, min(x + size, b)) for x in range(a, b, size)]
-    return out
+        for x in range(a, b, size):
+            yield x, min(x + size, b)
+
+
+def _n_spans(todo: Sequence[tuple[int, int]], size: int) -> int:
+    return sum(-(-(b - a) // size) for a, b in todo)
 
 
 def default_workers() -> int:
@@ -153,9 +210,144 @@ def run_key(spec: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
+def run_fingerprint(spec: dict[str, Any]) -> str:
+    """What every chunk of a run carries: a hash of its game, version, config, players, seed
+    and seat rotation (not its length: deal i is the same game in a run of any length)."""
+    return run_key({k: v for k, v in spec.items() if k != "n_games"})
+
+
 def default_cache_dir() -> Path:
     """Where ``cache=True`` keeps tables: ``$GAMELIB_CACHE`` or ``~/.cache/gamelib``."""
     return Path(os.environ.get("GAMELIB_CACHE", "~/.cache/gamelib")).expanduser()
+
+
+# --- checking arguments before any work ----------------------------------------------------
+
+
+class _Names:
+    """How messages name a parameter: ``seed`` for Python callers, ``--seed`` on the CLI."""
+
+    def __init__(self, names: Mapping[str, str] | None) -> None:
+        self.names = dict(names or {})
+
+    def __call__(self, param: str) -> str:
+        return self.names.get(param, param)
+
+    def give(self, param: str, value: str) -> str:
+        """How to pass ``value``: ``resume=FOLDER`` or ``--resume FOLDER``."""
+        return f"{self.names[param]} {value}" if param in self.names else f"{param}={value}"
+
+
+def _probe_writable(folder: Path, what: str) -> None:
+    """Create and remove a scratch file in ``folder``: the one honest test of writability."""
+    try:
+        fd, name = _mkstemp(folder)
+    except OSError as exc:
+        raise OutputError(
+            f"{what}: cannot write in the folder {folder} ({exc.strerror or exc}); "
+            "choose a folder you can write to"
+        ) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+def _mkstemp(folder: Path) -> tuple[int, str]:
+    import tempfile
+
+    return tempfile.mkstemp(prefix=".gamelib-probe-", dir=folder)
+
+
+def check_output_path(path: str | os.PathLike[str], what: str, suffix: str | None = None) -> Path:
+    """A file path gamelib is about to write, checked before any work: ``suffix`` (if given),
+    its folder exists and is writable, and it is not itself a folder.  ``what`` names the
+    parameter or flag in the message (``--out``, ``records=``)."""
+    if not isinstance(path, str | os.PathLike):
+        raise OutputError(f"{what} must be a file path, got {path!r}")
+    p = Path(path)
+    if suffix is not None and p.suffix != suffix:
+        raise OutputError(f"{what} {p}: expected a {suffix} file, e.g. {p.with_suffix(suffix)}")
+    if p.is_dir():
+        raise OutputError(
+            f"{what} {p} is a folder; give a file name, e.g. {p / ('x' + (suffix or ''))}"
+        )
+    parent = p.parent
+    if not parent.exists():
+        above = next((a for a in parent.parents if a.exists()), None)
+        if above is not None and not above.is_dir():
+            raise OutputError(f"{what} {p}: {above} is a file, not a folder")
+        raise OutputError(f"{what} {p}: the folder {parent} does not exist; create it first")
+    if not parent.is_dir():
+        raise OutputError(f"{what} {p}: {parent} is a file, not a folder")
+    _probe_writable(parent, f"{what} {p}")
+    return p
+
+
+def _check_folder(path: str | os.PathLike[str], what: str) -> Path:
+    """A folder gamelib keeps files in (created with its parents), checked to be writable."""
+    if not isinstance(path, str | os.PathLike):
+        raise OutputError(f"{what} must be a folder path, got {path!r}")
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise OutputError(f"{what} {p} is a file, not a folder; give a folder path")
+    above = next((a for a in (p, *p.parents) if a.exists()), None)
+    if above is not None and not above.is_dir():
+        raise OutputError(f"{what} {p}: {above} is a file, not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(
+            f"{what} {p}: cannot create the folder ({exc.strerror or exc}); "
+            "choose a folder you can write to"
+        ) from None
+    _probe_writable(p, f"{what} {p}")
+    return p
+
+
+_ADDRESS = re.compile(r"^(tcp|tls|ws|wss|inproc|ucx)://[^\s/:]+(:\d{1,5})?/?$|^[^\s/:]+:\d{1,5}$")
+
+
+def check_scheduler_address(address: str, what: str = "executor") -> str:
+    """A Dask scheduler address of the form ``tcp://HOST:PORT`` (or ``HOST:PORT``)."""
+    if not _ADDRESS.match(address.strip()):
+        raise ClusterError(
+            f"{what} {address!r} is not a Dask scheduler address; expected tcp://HOST:PORT "
+            "(e.g. tcp://127.0.0.1:8786)"
+        )
+    return address.strip()
+
+
+def _connect(address: str, what: str) -> Any:
+    """A Dask client on ``address``; an unreachable scheduler is one clear error."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError(
+            f"{what} needs the dask extra: pip install 'gamelib[dask]' (or drop {what})"
+        ) from None
+    try:
+        return Client(address, timeout="5s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} given by {what} ({exc}); start it "
+            "with `dask scheduler`, or check the address"
+        ) from None
+
+
+def _check_players(game: Game, players: Any, n_players: int) -> None:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ConfigError(f"players must be a list of player names (one per seat), got {players!r}")
+    if len(players) != n_players:
+        raise ConfigError(
+            f"{game.name} needs {n_players} players, got {len(players)}: {list(players)}"
+        )
+    for p in players:
+        if not isinstance(p, str) and not callable(p):
+            raise ConfigError(f"a player is a name or a callable, got {p!r}")
+        game.player(p)  # refuses unknown names before any work starts
+
+
+# --- the run -------------------------------------------------------------------------------
 
 
 def simulate(
@@ -172,59 +364,92 @@ def simulate(
     records: str | os.PathLike[str] | None = None,
     resume: str | os.PathLike[str] | None = None,
     cache: bool | str | os.PathLike[str] = False,
+    keep_resume: bool = False,
+    _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
 
-    ``workers``: local processes (default: every core; 1 runs in this process).  ``executor``:
-    a ``dask.distributed.Client``, a scheduler address (``"tcp://host:port"``) or any
+    ``seed``: 0 ≤ seed < 2**128.  ``workers``: local processes (default: every core; 1 runs in
+    this process; never more than the cores or the chunks of work).  ``executor``: a
+    ``dask.distributed.Client``, a scheduler address (``"tcp://host:port"``) or any
     ``concurrent.futures.Executor``; the table is identical whichever runs it.  ``records``:
     a ``.jsonl`` path that receives every game's record, in game order (written whole at the
     end).  ``resume``: a folder where each finished chunk is kept, so an interrupted run
-    started again with the same arguments plays only what is missing.  ``cache``: ``True`` (or
-    a folder) loads the table of an identical earlier run instead of playing it again.
+    started again with the same arguments plays only what is missing; it is emptied once the
+    run is whole, unless ``keep_resume`` (then call :func:`clear_resume` after using the
+    table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
+    instead of playing it again.  Every argument is checked before the first game.
     """
+    name = _Names(_names)
     game = game_of(config)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
-        raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ConfigError(f"seed must be an int, got {seed!r}")
+        raise ConfigError(f"{name('n_games')} must be a whole number ≥ 0, got {n_games!r}")
+    check_seed(seed, name("seed"))
     probe = game.new_state(config, random.Random(0))
-    if len(players) != probe.n_players:
-        raise ConfigError(f"{game.name} needs {probe.n_players} players, got {len(players)}")
-    for p in players:
-        game.player(p)  # refuses unknown names before any work starts
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise ConfigError(f"workers must be a positive int, got {workers!r}")
+    _check_players(game, players, probe.n_players)
+    if workers is not None and (
+        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+    ):
+        raise ConfigError(f"{name('workers')} must be a positive whole number, got {workers!r}")
+    if chunk_size is not None and (
+        not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1
+    ):
+        raise ConfigError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+    for flag, value in (("rotate_seats", rotate_seats), ("keep_resume", keep_resume)):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{name(flag)} must be True or False, got {value!r}")
+    _check_executor(executor, name("executor"))
+    records_path = (
+        check_output_path(records, name("records"), ".jsonl") if records is not None else None
+    )
     spec = run_spec(config, players, n_games, seed, rotate_seats)
-    cache_file = None
-    if cache is not False and n_games > 0:
-        folder = default_cache_dir() if cache is True else Path(cache)
-        cache_file = folder / f"{game.name}-{run_key(spec)}.parquet"
-        if cache_file.exists() and records is None:
-            return load(cache_file)
-    n_workers = workers or default_workers()
-    if chunk_size is None:
-        chunk_size = max(1, min(2000, -(-n_games // (8 * n_workers)) if n_games else 1))
-    store = _PartStore(Path(resume), spec) if resume is not None else None
-    parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
-    want_records = records is not None
-    if store is not None:
-        parts.update(store.load(want_records))
-    # each chunk's records go straight to disk (memory stays flat); the file is joined at the end
-    scratch = Path(tempfile.mkdtemp(prefix="gamelib-records-")) if want_records else None
-    rec_dir = store.folder if store is not None else scratch
-    todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
-    seeds = game_seeds(seed, n_games)
-    args = [
-        (config, list(players), seeds[a:b], a, rotate_seats, want_records)
-        for a, b in _spans(todo, chunk_size)
-    ]
+    cache_file = _cache_file(cache, game, spec, name) if n_games > 0 else None
+    if cache_file is not None and records_path is None:
+        cached = _load_cached(cache_file)
+        if cached is not None:
+            return cached
+    store = _PartStore(resume, spec, name("resume")) if resume is not None else None
+    want_records = records_path is not None
     per_game = len(players) if rotate_seats else 1
+    parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
+    if store is not None:
+        parts.update(store.load(n_games, per_game, seed, want_records))
+    todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
+
+    cores = workers or default_workers()
+    if executor is None and workers is not None and workers > default_workers():
+        cores = default_workers()
+    if chunk_size is None:
+        chunk_size = max(1, min(2000, -(-n_games // (8 * cores)) if n_games else 1))
+    n_chunks = _n_spans(todo, chunk_size)
+    n_workers = max(1, min(cores, n_chunks))
+    if executor is None and workers is not None and n_workers < workers and n_chunks:
+        warnings.warn(
+            f"{name('workers')} {workers}: using {n_workers} "
+            f"(this machine has {default_workers()} cores and the run {n_chunks} chunk(s) "
+            "of work)",
+            GamelibWarning,
+            stacklevel=2,
+        )
+
+    # each chunk's records go straight to disk (memory stays flat); the file is joined at the
+    # end.  Without a resume folder they wait next to the records file, where a killed run's
+    # leftovers are found and removed by the next call.
+    scratch = None
+    if records_path is not None and store is None:
+        scratch = records_path.with_name(f".{records_path.name}.parts")
+        shutil.rmtree(scratch, ignore_errors=True)
+        _check_folder(scratch, name("records"))
+    rec_dir = (store.folder if store is not None else scratch) if want_records else None
+    jobs = (
+        (config, list(players), seed, a, b, rotate_seats, want_records)
+        for a, b in _spans(todo, chunk_size)
+    )
     bar = _progress(n_games * per_game, progress, game.name)
     bar.update(sum(len(df) for _, df, _ in parts.values()))
     finished = False
     try:
-        for start, (df, recs) in _run(args, n_workers, executor):
+        for start, (df, recs) in _run(jobs, n_workers, executor, name("executor")):
             stop = start + len(df) // per_game
             rec_path = None
             if rec_dir is not None:
@@ -232,7 +457,7 @@ def simulate(
                 _write_whole(rec_path, recs)
             parts[start] = (stop, df, rec_path)
             if store is not None:
-                store.save(start, stop, df)
+                store.save(start, stop, df, want_records)
             bar.update(len(df))
         finished = True
     except (KeyboardInterrupt, BrokenExecutor, OSError) as exc:
@@ -241,17 +466,18 @@ def simulate(
             f"{done} of {n_games} deals are kept in {store.folder}; run the same call again "
             "to resume"
             if store is not None
-            else f"{done} of {n_games} deals had finished; pass resume=FOLDER to keep them"
+            else f"{done} of {n_games} deals had finished; pass {name.give('resume', 'FOLDER')}"
+            " to keep finished chunks"
         )
-        why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"stopped ({exc!r})"
+        why = "interrupted" if isinstance(exc, KeyboardInterrupt) else _why(exc)
         raise SimulationInterrupted(f"simulation {why}: {kept}") from exc
     finally:
         bar.close()
         if not finished and scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     ordered = [parts[k] for k in sorted(parts)]
-    if records is not None:
-        _join_files(Path(records), [p for _, _, p in ordered if p is not None])
+    if records_path is not None:
+        _join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     frames = [df for _, df, _ in ordered]
@@ -260,20 +486,83 @@ def simulate(
         if frames and n_games
         else _empty_table(config, players)
     )
+    if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
     table.attrs["provenance"] = spec
     if cache_file is not None:
         save(table, cache_file)
-    if store is not None:
+    if store is not None and not keep_resume:
         store.clear()
     return table
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, BrokenExecutor):
+        return "stopped: a worker process died (killed, or out of memory)"
+    if isinstance(exc, OSError):
+        return f"stopped: {exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else "")
+    return f"stopped ({exc!r})"
+
+
+def _check_executor(executor: Any, what: str) -> None:
+    if executor is None or isinstance(executor, Executor):
+        return
+    if isinstance(executor, str):
+        check_scheduler_address(executor, what)
+        return
+    if hasattr(executor, "scheduler_info") and hasattr(executor, "submit"):
+        return
+    raise ConfigError(
+        f"{what} must be a dask Client, a scheduler address or an Executor, got {executor!r}"
+    )
+
+
+def _cache_file(
+    cache: bool | str | os.PathLike[str], game: Game, spec: dict[str, Any], name: _Names
+) -> Path | None:
+    if cache is False:
+        return None
+    if cache is True:
+        folder = default_cache_dir()
+        what = "GAMELIB_CACHE" if "GAMELIB_CACHE" in os.environ else "the cache folder"
+    elif isinstance(cache, str | os.PathLike):
+        folder, what = Path(cache), name("cache")
+    else:
+        raise ConfigError(f"{name('cache')} must be True, False or a folder, got {cache!r}")
+    return _check_folder(folder, what) / f"{game.name}-{run_key(spec)}.parquet"
+
+
+def _load_cached(path: Path) -> pd.DataFrame | None:
+    """A cached table, or None (absent; a damaged entry is played again and overwritten)."""
+    if not path.exists():
+        return None
+    try:
+        return load(path)
+    except ResultsError as exc:
+        warnings.warn(f"ignoring a damaged cache entry: {exc}", GamelibWarning, stacklevel=3)
+        return None
+
+
+def clear_resume(folder: str | os.PathLike[str]) -> None:
+    """Remove what simulate/sweep kept in a resume folder (run.json, part-*, run-*/), and the
+    folder once empty; other files are left alone."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return
+    for path in folder.glob("part-*"):
+        path.unlink(missing_ok=True)
+    for sub in folder.glob("run-*"):
+        if sub.is_dir():
+            clear_resume(sub)
+    (folder / "run.json").unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     """Keep the provenance columns (game, config fields, seats, seeds) and only ``columns`` of
     the outcome, so a large stored study stays small; the provenance attrs are kept."""
-    unknown = [c for c in columns if c not in table]
-    if unknown:
-        raise ConfigError(f"no such result columns {unknown}; columns: {list(table.columns)}")
+    check_columns(list(table.columns), columns)
     outcome_start = list(table.columns).index("winner") if "winner" in table else len(table)
     keep = [c for c in table.columns[:outcome_start]] + [
         c for c in table.columns[outcome_start:] if c in columns
@@ -281,6 +570,17 @@ def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     out = table[keep].copy()
     out.attrs = table.attrs
     return out
+
+
+def check_columns(known: Sequence[str], columns: Sequence[str], what: str = "columns") -> None:
+    """Refuse result columns a table does not have, naming them and the ones it has."""
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        outcome = list(known)[list(known).index("winner") :] if "winner" in known else known
+        raise ConfigError(
+            f"{what}: no such result column(s) {', '.join(unknown)}; "
+            f"outcome columns are: {', '.join(outcome)}"
+        )
 
 
 def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -296,14 +596,20 @@ def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _join_files(path: Path, pieces: Sequence[Path]) -> None:
+def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
     """Concatenate chunk files in order under a temporary name, then rename: never a half-file."""
     tmp = path.with_name(path.name + ".partial")
-    with tmp.open("wb") as out:
-        for piece in pieces:
-            with piece.open("rb") as src:
-                shutil.copyfileobj(src, out)
-    os.replace(tmp, path)
+    try:
+        with tmp.open("wb") as out:
+            for piece in pieces:
+                with piece.open("rb") as src:
+                    shutil.copyfileobj(src, out)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(
+            f"{what} {path}: cannot write the records ({exc.strerror or exc})"
+        ) from exc
 
 
 def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
@@ -314,58 +620,162 @@ def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-class _PartStore:
-    """A folder of finished chunks (``part-START-STOP.parquet``) and the run they belong to."""
+_PART = re.compile(r"^part-(\d+)-(\d+)\.(parquet|jsonl)$")
 
-    def __init__(self, folder: Path, spec: dict[str, Any]) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        manifest = folder / "run.json"
+
+class _PartStore:
+    """A folder of finished chunks and the run they belong to.
+
+    ``run.json`` holds the run's provenance.  Each chunk is ``part-A-B.parquet`` (deals
+    A … B-1), whose metadata say what it holds: the run fingerprint, the deal range, its row
+    count and whether its records were kept (then ``part-A-B.jsonl`` holds them, one line per
+    row).  Everything is checked on load; a chunk that does not hold exactly what it claims is
+    named and refused, never merged.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], spec: dict[str, Any], what: str) -> None:
+        self.what = what
+        self.folder = _check_folder(folder, what)
+        self.fingerprint = run_fingerprint(spec)
+        manifest = self.folder / "run.json"
         if manifest.exists():
             try:
-                old = json.loads(manifest.read_text())
-            except (OSError, json.JSONDecodeError) as exc:
-                raise ResultsError(f"{manifest} is not a run manifest: {exc}") from exc
+                old = json.loads(manifest.read_text(encoding="utf-8"))
+                if not isinstance(old, dict):
+                    raise ValueError("not a JSON object")
+            except (OSError, ValueError) as exc:
+                raise ResumeError(
+                    f"{manifest} is not a gamelib run manifest ({exc}); "
+                    f"use another {what} folder or delete this one"
+                ) from None
             if old != spec:
-                raise ResultsError(
-                    f"{folder} holds the chunks of a different run ({old.get('game')}, "
-                    f"{old.get('n_games')} games, seed {old.get('seed')}); "
+                raise ResumeError(
+                    f"{what} {self.folder} holds the chunks of a different run "
+                    f"({old.get('game')}, {old.get('n_games')} games, seed {old.get('seed')}); "
                     "use another resume folder or delete it"
                 )
         else:
             _atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
+        for leftover in self.folder.glob("*.partial"):  # a killed run's half-written file
+            leftover.unlink(missing_ok=True)
 
-    def load(self, want_records: bool) -> dict[int, tuple[int, pd.DataFrame, Path | None]]:
+    def load(
+        self, n_games: int, per_game: int, seed: int, want_records: bool
+    ) -> dict[int, tuple[int, pd.DataFrame, Path | None]]:
+        """The verified chunks; chunks without the records now wanted are dropped (their deals
+        are played again, records and all: play is deterministic)."""
         found: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
-        for path in sorted(self.folder.glob("part-*-*.parquet")):
-            a, b = (int(x) for x in path.stem.split("-")[1:3])
+        ranges: list[tuple[int, int, Path]] = []
+        for path in sorted(self.folder.glob("part-*")):
+            m = _PART.match(path.name)
+            if m is None:
+                raise ResumeError(self._bad(path, "is not a chunk gamelib wrote"))
+            if m.group(3) == "jsonl":
+                if not path.with_suffix(".parquet").exists():
+                    path.unlink()  # records whose table never landed: played again
+                continue
+            a, b = int(m.group(1)), int(m.group(2))
+            if not a < b <= n_games:
+                raise ResumeError(
+                    self._bad(path, f"names deals {a}–{b - 1} of a {n_games}-deal run")
+                )
+            df, meta = self._read(path)
+            rows = (b - a) * per_game
+            if meta.get("fingerprint") != self.fingerprint:
+                raise ResumeError(
+                    self._bad(path, "belongs to another run (its fingerprint differs)")
+                )
+            if (meta.get("start"), meta.get("stop"), meta.get("rows")) != (a, b, rows):
+                raise ResumeError(
+                    self._bad(
+                        path,
+                        f"says it holds deals {meta.get('start')}–{meta.get('stop')} in "
+                        f"{meta.get('rows')} rows, its name deals {a}–{b - 1} in {rows}",
+                    )
+                )
+            if len(df) != rows:
+                raise ResumeError(self._bad(path, f"holds {len(df)} rows, not {rows} (short)"))
+            expected = [s for s in game_seeds(seed, b - a, a) for _ in range(per_game)]
+            if (
+                "deal" not in df
+                or "seed" not in df
+                or df["deal"].tolist() != [d for d in range(a, b) for _ in range(per_game)]
+                or df["seed"].tolist() != expected
+            ):
+                raise ResumeError(self._bad(path, f"does not hold deals {a}–{b - 1} of this run"))
+            ranges.append((a, b, path))
             rec_path = path.with_suffix(".jsonl")
-            if want_records and not rec_path.exists():
-                continue  # played without records: play it again
-            found[a] = (b, pd.read_parquet(path), rec_path if want_records else None)
+            if want_records:
+                if not meta.get("records") or not rec_path.exists():
+                    path.unlink()  # no records kept: these deals are played again with them
+                    rec_path.unlink(missing_ok=True)
+                    continue
+                self._check_records(rec_path, expected)
+            found[a] = (b, df, rec_path if want_records else None)
+        ranges.sort()
+        for (_, b1, p1), (a2, _, p2) in itertools.pairwise(ranges):
+            if a2 < b1:
+                raise ResumeError(
+                    f"{p1} and {p2} overlap: {self.folder} mixes chunks of different layouts; "
+                    "delete one of them"
+                )
         return found
 
-    def save(self, a: int, b: int, df: pd.DataFrame) -> None:
+    def _bad(self, path: Path, why: str) -> str:
+        return (
+            f"{self.what} chunk {path} {why}; delete that file to play its deals again "
+            f"(or delete the folder {self.folder})"
+        )
+
+    def _read(self, path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+        try:
+            df = pd.read_parquet(path)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            reason = "is empty" if path.stat().st_size == 0 else f"is not readable ({exc})"
+            raise ResumeError(self._bad(path, reason)) from None
+        meta = df.attrs.get("gamelib_chunk")
+        if not isinstance(meta, dict):
+            raise ResumeError(self._bad(path, "carries no gamelib chunk metadata"))
+        df.attrs = {}
+        return df, meta
+
+    def _check_records(self, path: Path, seeds: Sequence[int]) -> None:
+        """One record per row, in order, each for the row's seed."""
+        try:
+            with path.open(encoding="utf-8") as fh:
+                got = [json.loads(line).get("seed") for line in fh if line.strip()]
+        except (OSError, ValueError, AttributeError) as exc:
+            raise ResumeError(self._bad(path, f"is not a readable records file ({exc})")) from None
+        if got != list(seeds):
+            raise ResumeError(
+                self._bad(path, f"holds {len(got)} records, not the {len(seeds)} of its chunk")
+            )
+
+    def save(self, a: int, b: int, df: pd.DataFrame, records: bool) -> None:
+        """Keep one finished chunk, written under a temporary name and renamed (never half)."""
         path = self.folder / f"part-{a}-{b}.parquet"
         tmp = path.with_name(path.name + ".partial")
-        df.to_parquet(tmp)
+        out = df.copy(deep=False)
+        out.attrs = {
+            "gamelib_chunk": {
+                "fingerprint": self.fingerprint,
+                "start": a,
+                "stop": b,
+                "rows": len(df),
+                "records": records,
+            }
+        }
+        out.to_parquet(tmp)
         os.replace(tmp, path)
 
     def clear(self) -> None:
-        for path in self.folder.glob("part-*"):
-            path.unlink()
-        (self.folder / "run.json").unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            self.folder.rmdir()
-
-
-class ResultsError(GamelibError):
-    """A saved result table or resume folder that cannot be used."""
+        """Remove the chunks and the manifest (the run is whole)."""
+        clear_resume(self.folder)
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(text)
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -380,10 +790,19 @@ def save(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     path = Path(path)
     if path.suffix != ".parquet":
         raise ResultsError(f"{path}: result tables are saved as .parquet files")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot create its folder ({exc.strerror or exc})") from None
+    if path.is_dir():
+        raise OutputError(f"{path} is a folder; give a file name for the table")
     tmp = path.with_name(path.name + ".partial")
-    table.to_parquet(tmp)
-    os.replace(tmp, path)
+    try:
+        table.to_parquet(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot write the table ({exc.strerror or exc})") from None
     return path
 
 
@@ -392,6 +811,8 @@ def load(path: str | os.PathLike[str]) -> pd.DataFrame:
     path = Path(path)
     if not path.exists():
         raise ResultsError(f"{path}: no such result table")
+    if path.is_dir():
+        raise ResultsError(f"{path} is a folder, not a result table")
     try:
         table = pd.read_parquet(path)
     except Exception as exc:  # pyarrow raises several types for a damaged file
@@ -401,60 +822,101 @@ def load(path: str | os.PathLike[str]) -> pd.DataFrame:
     return table
 
 
-def _run(
-    args: list[tuple[Any, ...]], n_workers: int, executor: Any
-) -> Iterator[tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]]:
+# --- executors -----------------------------------------------------------------------------
+
+Job = tuple[Any, ...]
+Done = tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]
+
+
+def _run(jobs: Iterator[Job], n_workers: int, executor: Any, what: str) -> Iterator[Done]:
     """Run chunks, yielding (chunk start, result) as they finish."""
-    if executor is None and (n_workers == 1 or len(args) <= 1):
-        for a in args:
-            yield a[3], run_chunk(*a)
+    if executor is None and n_workers == 1:
+        for job in jobs:
+            yield job[3], run_chunk(*job)
         return
     if executor is None:
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
-            yield from _run_on(pool, args)
+        with ProcessPoolExecutor(
+            max_workers=n_workers,
+            mp_context=ctx,
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            yield from _run_on(pool, jobs, 2 * n_workers)
         return
     if isinstance(executor, str):
-        from distributed import Client
-
-        with Client(executor) as client:  # type: ignore[no-untyped-call]
-            yield from _run_on_dask(client, args)
+        client = _connect(executor, what)
+        with client:
+            yield from _run_on_dask(client, jobs)
         return
     if isinstance(executor, Executor):
-        yield from _run_on(executor, args)
+        yield from _run_on(executor, jobs, 2 * max(n_workers, default_workers()))
         return
-    if hasattr(executor, "scheduler_info") and hasattr(executor, "submit"):
-        yield from _run_on_dask(executor, args)
-        return
-    raise ConfigError(
-        f"executor must be a dask Client, a scheduler address or an Executor, got {executor!r}"
-    )
+    yield from _run_on_dask(executor, jobs)
 
 
-def _run_on(
-    pool: Executor, args: list[tuple[Any, ...]]
-) -> Iterator[tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]]:
-    futures = {pool.submit(run_chunk, *a): a[3] for a in args}
+def _exit_with_parent(parent: int) -> None:
+    """In each local worker: exit as soon as the process that started it is gone.
+
+    A worker blocked waiting for work never notices that the main process was killed
+    (SIGKILL, an OOM kill, a closed terminal), so a watcher thread checks the parent id twice
+    a second and ends the worker; the resource tracker then sees its last user leave and
+    exits too.  Nothing is lost: a chunk is kept only once the main process has it.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="gamelib-parent-watch", daemon=True).start()
+
+
+def _run_on(pool: Executor, jobs: Iterator[Job], window: int) -> Iterator[Done]:
+    """A few chunks in flight at a time (never the whole run queued), yielded as they end."""
+    pending: dict[Future[Any], int] = {}
+
+    def submit(n: int) -> None:
+        for job in itertools.islice(jobs, n):
+            pending[pool.submit(run_chunk, *job)] = job[3]
+
     try:
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        submit(window)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                start = pending.pop(fut)
+                result = fut.result()
+                submit(1)
+                yield start, result
     finally:  # on an error or Ctrl-C, do not wait for chunks that have not started
-        for fut in futures:
+        for fut in pending:
             fut.cancel()
 
 
-def _run_on_dask(
-    client: Any, args: list[tuple[Any, ...]]
-) -> Iterator[tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]]:
+def _run_on_dask(client: Any, jobs: Iterator[Job]) -> Iterator[Done]:
     from distributed import as_completed as dask_completed
 
-    futures = [client.submit(run_chunk, *a, pure=False) for a in args]
-    starts = {f.key: a[3] for f, a in zip(futures, args, strict=True)}
+    window = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    futures: dict[str, int] = {}
+    live: list[Any] = []
+
+    def submit(n: int, into: Any) -> None:
+        for job in itertools.islice(jobs, n):
+            fut = client.submit(run_chunk, *job, pure=False)
+            futures[fut.key] = job[3]
+            live.append(fut)
+            into.add(fut)
+
+    queue = dask_completed([])  # type: ignore[no-untyped-call]
     try:
-        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
-            yield starts[fut.key], fut.result()
+        submit(window, queue)
+        for fut in queue:
+            result = fut.result()
+            submit(1, queue)
+            yield futures.pop(fut.key), result
     finally:
-        client.cancel(futures)
+        client.cancel(live)
 
 
 class _NoBar:
@@ -515,7 +977,18 @@ def sweep(
     (common random numbers), so variants can be compared game by game with
     :func:`gamelib.stats.paired_difference`.  Other keywords go to :func:`simulate`.
     """
-    g = GAMES[game] if isinstance(game, str) else game
+    if isinstance(game, str):
+        if game not in GAMES:
+            raise ConfigError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+        g = GAMES[game]
+    else:
+        g = game
+    if not isinstance(grid, Mapping):
+        raise ConfigError(f"grid must map setup and/or config fields to lists, got {grid!r}")
+    for k, v in grid.items():
+        if isinstance(v, str) or not isinstance(v, Sequence):
+            raise ConfigError(f"grid[{k!r}] must be a list of values to try, got {v!r}")
+    check_seed(seed)
     lineups: list[Sequence[str | Player]]
     if players and not isinstance(players[0], str) and isinstance(players[0], Sequence):
         lineups = [list(p) for p in players]  # type: ignore[arg-type]
@@ -531,22 +1004,24 @@ def sweep(
         setup = fields.pop("setup", None)
         cfg = g.config(setup, **fields) if setup else g.config(None, **fields)
         configs.append((setup, cfg))
-    tables = []
-    runs = []
-    i = 0
+    plan = []
     for setup, cfg in configs:
         seats = n_seats(cfg)
         for lineup in lineups:
             # a one-player line-up fills every seat (so player counts can be swept)
             seated = list(lineup) * seats if len(lineup) == 1 else lineup
-            folder = None if resume is None else Path(resume) / f"run-{i}"
-            t = simulate(cfg, seated, n_games, seed, resume=folder, **kwargs)
-            if setup is not None and "setup" not in t:  # a game whose config has no label
-                t.insert(len(PROVENANCE), "setup", setup)
-            runs.append(t.attrs["provenance"])
-            tables.append(t)
-            i += 1
-    if resume is not None:
+            _check_players(g, seated, seats)  # every line-up checked before the first game
+            plan.append((setup, cfg, seated))
+    tables = []
+    runs = []
+    for i, (setup, cfg, seated) in enumerate(plan):
+        folder = None if resume is None else Path(resume) / f"run-{i}"
+        t = simulate(cfg, seated, n_games, seed, resume=folder, **kwargs)
+        if setup is not None and "setup" not in t:  # a game whose config has no label
+            t.insert(len(PROVENANCE), "setup", setup)
+        runs.append(t.attrs["provenance"])
+        tables.append(t)
+    if resume is not None and not kwargs.get("keep_resume", False):
         with contextlib.suppress(OSError):
             Path(resume).rmdir()  # every run's chunks were cleared: drop the empty folder
     table = _tidy(pd.concat(tables, ignore_index=True))

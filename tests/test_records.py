@@ -19,7 +19,7 @@ def record() -> dict:
 
 
 def test_record_holds_everything_needed_to_check_the_game(record: dict):
-    assert record["format"] == "gamelib-record/1"
+    assert record["format"] == "gamelib-record/2"
     assert record["game"] == "garner" and record["seed"] == 11
     assert record["players"] == ["greedy", "random"]
     assert record["config"]["forbidden_pile_size"] == 6
@@ -86,3 +86,71 @@ def test_a_record_is_a_value_error_not_a_traceback(record: dict):
         replay({"format": "gamelib-record/1"})
     with pytest.raises(RecordError, match="JSON object"):
         replay([1, 2, 3])  # type: ignore[arg-type]
+
+
+# --- gamelib-record/2: the final position, Deck the Yard's claims, /1 still read -----------
+
+
+@pytest.fixture(scope="module")
+def yard() -> dict:
+    from gamelib.deck_the_yard import DECK_THE_YARD
+
+    for seed in range(50):  # a game with claims and at least one reshuffle
+        pg = play_game(DECK_THE_YARD, DECK_THE_YARD.config(None), ["greedy"], seed, record=True)
+        assert pg.record is not None
+        if pg.outcome.counters["claimed_patterns"] >= 2 and pg.record["chance"]:
+            return pg.record
+    raise AssertionError("no seed gave a game with claims and a reshuffle")
+
+
+@pytest.mark.parametrize("game", ["garner", "gargon", "deck_the_yard"])
+def test_every_record_carries_its_end_and_replay_compares_it(game: str):
+    from gamelib import get_game
+
+    g = get_game(game)
+    seats = {"garner": 2, "gargon": 4, "deck_the_yard": 1}[game]
+    rec = play_game(g, g.config(None), ["random"] * seats, 3, record=True).record
+    assert rec is not None and rec["format"] == "gamelib-record/2"
+    assert isinstance(rec["end"], dict) and rec["end"]
+    replay(rec)
+    key = next(iter(rec["end"]))
+    bad = copy.deepcopy(rec)
+    bad["end"][key] = ["not", "this"]
+    with pytest.raises(RecordError, match=f"ends with {key} = "):
+        replay(bad)
+
+
+def test_deck_the_yard_records_list_each_claim(yard: dict):
+    claims = yard["outcome"]["details"]["claims"]
+    assert len(claims) == yard["outcome"]["counters"]["claimed_patterns"]
+    assert [p for _, p, _ in claims] == yard["end"]["claimed"]
+    n = len(yard["start"]["patterns"])
+    face_up = 2
+    for turn, pattern, slot in claims:
+        assert 0 <= pattern < n and 0 <= slot < face_up and 0 <= turn <= yard["outcome"]["turns"]
+    bad = copy.deepcopy(yard)
+    bad["outcome"]["details"]["claims"][0][1] = (claims[0][1] + 1) % n
+    with pytest.raises(RecordError, match="record says"):
+        replay(bad)
+
+
+def test_deck_the_yard_draws_are_checked_through_the_chance_log_and_the_end(yard: dict):
+    bad = copy.deepcopy(yard)
+    first = bad["chance"][0]
+    first[0], first[-1] = first[-1], first[0]  # a different reshuffle: different draws
+    with pytest.raises(RecordError):
+        replay(bad)
+    bad = copy.deepcopy(yard)
+    pile = bad["start"]["draw_pile"]
+    pile[0], pile[-1] = pile[-1], pile[0]  # another first card drawn
+    with pytest.raises(RecordError):
+        replay(bad)
+
+
+def test_version_1_records_are_still_read(record: dict, yard: dict):
+    for rec in (record, yard):
+        old = copy.deepcopy(rec)
+        old["format"] = "gamelib-record/1"
+        del old["end"]
+        old["outcome"]["details"].pop("claims", None)
+        assert replay(old).outcome.to_json()["scores"] == rec["outcome"]["scores"]

@@ -50,7 +50,17 @@ def test_same_table_on_a_dask_cluster(serial: pd.DataFrame):
         on_dask = simulate(
             CFG, ["greedy", "random"], 60, seed=5, executor=client, chunk_size=9, progress=False
         )
+        by_address = simulate(
+            CFG,
+            ["greedy", "random"],
+            60,
+            seed=5,
+            executor=cluster.scheduler_address,
+            chunk_size=9,
+            progress=False,
+        )
     pd.testing.assert_frame_equal(serial, on_dask)
+    pd.testing.assert_frame_equal(serial, by_address)
 
 
 def test_first_games_of_a_long_run_are_a_short_run(serial: pd.DataFrame):
@@ -343,3 +353,52 @@ def test_cli_one_player_name_fills_every_seat(capsys):
         == 0
     )
     assert "gargon (5p), 3 games" in capsys.readouterr().out
+
+
+def test_cli_player_count_follows_the_players_given(tmp_path, capsys):
+    out = tmp_path / "g.parquet"
+    argv = ["simulate", "gargon", "--players", "random,random,random", "-n", "100", "--seed", "1"]
+    assert main([*argv, "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    assert "gargon (3 players), 100 games" in capsys.readouterr().out
+    table = pd.read_parquet(out)
+    assert len(table) == 100 and set(table["n_players"]) == {3}
+    assert "player_2" in table and "player_3" not in table
+
+
+def test_more_workers_than_work_is_capped_and_said(recwarn):
+    from gamelib.core import GamelibWarning
+
+    with pytest.warns(GamelibWarning, match=r"workers 8: using 1 \(.*1 chunk"):
+        t = simulate(CFG, ["random", "random"], 1, seed=1, workers=8, progress=False)
+    assert len(t) == 1
+
+
+def test_cli_says_when_it_caps_the_workers(capsys):
+    argv = ["simulate", "garner", "--setup", "A", "--players", "random", "-n", "1", "--seed", "1"]
+    assert main([*argv, "--workers", "1000", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "gamelib: note: --workers 1000: using 1" in err
+
+
+def test_patterns_and_amulets_files_on_the_cli(tmp_path, capsys):
+    from gamelib.deck_the_yard import DECK_THE_YARD
+    from gamelib.deck_the_yard.rules import DEFAULT_PATTERNS
+    from gamelib.sim import config_columns
+
+    pats = tmp_path / "p.csv"  # no header, the first pattern capitalised
+    rows = [",".join(p) for p in DEFAULT_PATTERNS[:6]]
+    pats.write_text("\n".join([rows[0].title(), *rows[1:]]) + "\n")
+    out = tmp_path / "y.parquet"
+    argv = ["simulate", "deck_the_yard", "--players", "random", "-n", "2", "--seed", "1"]
+    assert main([*argv, "--patterns", str(pats), "--workers", "1", "--no-progress"]) == 0
+    assert main([*argv, "--patterns", str(pats), "--out", str(out), "--no-progress"]) == 0
+    table = pd.read_parquet(out)
+    six = DECK_THE_YARD.config(None, patterns=DEFAULT_PATTERNS[:6])
+    assert set(table["patterns"]) == {config_columns(six)["patterns"]}
+    amulets = tmp_path / "a.csv"
+    amulets.write_text("value,amulets\n" + "".join(f"{v},{v % 3}\n" for v in range(16)))
+    out = tmp_path / "g.parquet"
+    argv = ["simulate", "gargon", "--players", "random", "-n", "2", "--seed", "1", "--workers", "1"]
+    assert main([*argv, "--amulets", str(amulets), "--out", str(out), "--no-progress"]) == 0
+    assert pd.read_parquet(out)["amulets"].tolist() == [",".join(str(v % 3) for v in range(16))] * 2
+    capsys.readouterr()

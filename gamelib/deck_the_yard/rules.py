@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gamelib.core import (
+    MAX_CARDS,
     TERMINAL,
     Chance,
     ConfigError,
@@ -48,16 +49,21 @@ def generate_patterns(
 
 
 def load_patterns(path: str | Path = PATTERN_FILE, length: int = 5) -> tuple[tuple[str, ...], ...]:
-    """Pattern cards from a CSV (one pattern a row, its colours left to right), validated."""
+    """Pattern cards from a CSV (one pattern a row, its colours left to right), validated.
+
+    Colour names are read in any case; an optional first row that names no colour is a header.
+    """
     path = Path(path)
     try:
         with path.open(newline="") as fh:
-            rows = [r for r in csv.reader(fh) if r]
-    except OSError as exc:
+            rows = [[x.strip().lower() for x in r] for r in csv.reader(fh) if r]
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise ConfigError(f"cannot read the pattern file {path}: {exc}") from exc
+    # colour names are read case-insensitively, so a first row "Red,Blue,…" is a pattern, and
+    # only a row naming no colour at all is a header
     if rows and not set(rows[0]) & set(BULB_COLOURS):
-        rows = rows[1:]  # a header row
-    patterns = tuple(tuple(x.strip() for x in r) for r in rows)
+        rows = rows[1:]
+    patterns = tuple(tuple(r) for r in rows)
     try:
         check_patterns(patterns, length)
     except ConfigError as exc:
@@ -127,6 +133,24 @@ class DeckTheYardConfig:
                 f"a strand of {self.strand_length} different colours needs more than the "
                 f"{len(BULB_COLOURS)} bulb colours"
             )
+        if self.n_cards > MAX_CARDS:
+            counts = ("bulbs_per_colour", "bubbles", "plugs", "broken", "events", "characters")
+            raise ConfigError(
+                f"a draw pile of {self.n_cards} cards is more than gamelib lays out "
+                f"(at most {MAX_CARDS}): " + ", ".join(f"{c}={getattr(self, c)}" for c in counts)
+            )
+        pats = self.patterns
+        if (
+            not isinstance(pats, Sequence)
+            or isinstance(pats, str)
+            or not all(isinstance(p, Sequence) and not isinstance(p, str) for p in pats)
+        ):
+            raise ConfigError(
+                f"patterns must be a tuple of patterns, each a tuple of colour names, got "
+                f"{pats!r}; load_patterns(path) reads them from a CSV file"
+            )
+        if not isinstance(pats, tuple) or not all(isinstance(p, tuple) for p in pats):
+            object.__setattr__(self, "patterns", tuple(tuple(p) for p in pats))  # lists
         check_patterns(self.patterns, self.strand_length)
         if self.n_cards < self.hand_size:
             raise ConfigError(
@@ -237,6 +261,8 @@ class DeckTheYardState(State):
         self.strand: list[str | None] = [None] * config.strand_length
         self.strand_cards: list[int] = []
         self.claimed: list[int] = []  # pattern indices
+        #: every claim: [turn, pattern index, its place in the face-up row]
+        self.claims: list[list[int]] = []
         self.characters: list[int] = []
         self.discard: list[int] = []
         self.out_of_play: list[int] = []
@@ -281,6 +307,22 @@ class DeckTheYardState(State):
         return {
             "patterns": [[*self.config.patterns[i], i] for i in self._start["patterns"]],
             "draw_pile": [self.kind[c] + f"#{c}" for c in self._start["draw_pile"]],
+        }
+
+    def end(self) -> dict[str, Any]:
+        """The final position by card id (draw pile and pattern deck top first): what replay
+        compares, so a record whose draws were not those implied by its start and chance log
+        is refused."""
+        return {
+            "hand": list(self.hand),
+            "draw_pile": list(reversed(self.pile)),
+            "strand": list(self.strand),
+            "row": list(self.row),
+            "pattern_deck": list(reversed(self.deck)),
+            "claimed": list(self.claimed),
+            "characters": list(self.characters),
+            "discard": list(self.discard),
+            "out_of_play": list(self.out_of_play),
         }
 
     def current_player(self) -> Seat:
@@ -387,6 +429,7 @@ class DeckTheYardState(State):
         p = self.matching()[0]  # the leftmost face-up pattern the strand matches
         self.claimed.append(p)
         at = self.row.index(p)
+        self.claims.append([self.turns, p, at])
         if self.deck:
             self.row[at] = self.deck.pop()
         else:
@@ -507,7 +550,10 @@ class DeckTheYardState(State):
             reason=("won" if won else "lost") if self.phase == OVER else "unfinished",
             turns=self.turns,
             counters=counters,
-            details={"blackout_turns": tuple(self.blackout_turns)},
+            details={
+                "blackout_turns": tuple(self.blackout_turns),
+                "claims": tuple(tuple(c) for c in self.claims),
+            },
         )
 
     def observation(self, seat: Seat = 0) -> DeckTheYardObservation:
@@ -546,6 +592,7 @@ class DeckTheYardState(State):
             "blackout_turns",
         ):
             setattr(new, name, list(getattr(self, name)))
+        new.claims = [c[:] for c in self.claims]
         new.counts = dict(self.counts)
         return new
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ def load_amulets(path: str | Path = AMULET_FILE) -> tuple[int, ...]:
     try:
         with path.open(newline="") as fh:
             rows = list(csv.DictReader(fh))
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise ConfigError(f"cannot read the amulet table {path}: {exc}") from exc
     table: dict[int, int] = {}
     for i, row in enumerate(rows, 2):
@@ -93,13 +94,11 @@ class GargonConfig:
     """Bonus per colour for each player tied for the most captured cards of it."""
     amulets: tuple[int, ...] = DEFAULT_AMULETS
     """Amulets printed on values 0–15 (default: ``data/gargon_amulets.csv``)."""
-    max_rounds: int = 1000
-    """Safety stop: a game still running after this many rounds ends as ``round_limit``."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n_players, int) or not 3 <= self.n_players <= 5:
+        if not _is_int(self.n_players) or not 3 <= self.n_players <= 5:
             raise ConfigError(f"Gargon is for 3–5 players, got n_players={self.n_players!r}")
-        if not isinstance(self.hand_size, int) or self.hand_size < 1:
+        if not _is_int(self.hand_size) or self.hand_size < 1:
             raise ConfigError(f"hand_size must be a positive int, got {self.hand_size!r}")
         if self.n_players * self.hand_size > N_CARDS - 2:
             raise ConfigError(
@@ -109,21 +108,21 @@ class GargonConfig:
         for name in ("allow_three_colours", "last_player_restriction", "tie_losers_draw"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if not isinstance(self.zero_multiplier, int | float) or self.zero_multiplier < 0:
+        zm = self.zero_multiplier
+        if not isinstance(zm, int | float) or isinstance(zm, bool) or not 0 <= zm < math.inf:
             raise ConfigError(f"zero_multiplier must be a number ≥ 0, got {self.zero_multiplier!r}")
-        for name in ("majority_bonus", "shared_bonus", "max_rounds"):
+        for name in ("majority_bonus", "shared_bonus"):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            if not _is_int(v) or v < 0:
                 raise ConfigError(f"{name} must be a non-negative int, got {v!r}")
         a = self.amulets
-        if (
-            not isinstance(a, tuple)
-            or len(a) != 16
-            or not all(isinstance(x, int) and x >= 0 for x in a)
-        ):
+        if not isinstance(a, tuple) or len(a) != 16 or not all(_is_int(x) and x >= 0 for x in a):
             raise ConfigError(f"amulets must be 16 non-negative ints (values 0–15), got {a!r}")
-        if self.max_rounds < 1:
-            raise ConfigError("max_rounds must be at least 1")
+
+
+def _is_int(x: object) -> bool:
+    """An int that is not True or False (``hand_size=True`` is refused, not read as 1)."""
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
@@ -299,6 +298,17 @@ class GargonState(State):
         return {
             "hands": [[[*card(c), c] for c in h] for h in self._start["hands"]],
             "piles": [[[*card(c), c] for c in p] for p in self._start["piles"]],
+        }
+
+    def end(self) -> dict[str, Any]:
+        """The final position by card id: hands, piles (top first), cards still on the table,
+        each seat's captures and the discard pile."""
+        return {
+            "hands": [sorted(h) for h in self.hands],
+            "piles": [list(reversed(p)) for p in self.piles],
+            "table": [list(t) for t in self.table],
+            "captured": [list(c) for c in self.captured],
+            "discard": list(self.discard),
         }
 
     def current_player(self) -> Seat:
@@ -543,9 +553,9 @@ class GargonState(State):
         if not any(self.hands):
             self._finish("hands_empty")
             return
-        if self.rounds >= cfg.max_rounds:
-            self._finish("round_limit")
-            return
+        # every round turns up at least the lead's card, which is captured or discarded for
+        # good, so no game can pass N_CARDS rounds; more would be a bug in this file
+        assert self.rounds <= N_CARDS, f"Gargon round {self.rounds} > {N_CARDS}: a rules bug"
         for step in range(1, n + 1):
             nxt = (self.lead + step) % n
             if self.hands[nxt]:

@@ -24,7 +24,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from gamelib.core import Move, Player, random_player
+from gamelib.core import ConfigError, Move, Player, random_player
 from gamelib.garner.rules import (
     COLLECT,
     LEAVE,
@@ -359,7 +359,13 @@ def greedy() -> Player:
 
 def cautious(width: str | int = 3) -> Player:
     """A fresh cautious player; ``cautious:N`` looks at up to N tied best lifts."""
-    return CautiousPlayer(int(width))
+    try:
+        n = int(width)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ConfigError(f"cautious:N takes a whole number N ≥ 1 of options, got {width!r}")
+    return CautiousPlayer(n)
 
 
 def random_() -> Player:

@@ -7,6 +7,7 @@ one scan of the top layer and a flood fill over at most ``rows * cols`` sites.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from gamelib.core import (
+    MAX_CARDS,
     TERMINAL,
     Chance,
     ConfigError,
@@ -72,6 +74,10 @@ class GarnerConfig:
         if self.rows * self.cols < 2:
             raise ConfigError(f"a {self.rows}×{self.cols} grid has fewer than 2 sites")
         deck, places = sum(sizes), self.rows * self.cols * self.height
+        if deck > MAX_CARDS:
+            raise ConfigError(
+                f"a deck of {deck} cards is more than gamelib lays out (at most {MAX_CARDS})"
+            )
         if deck != places:
             raise ConfigError(
                 f"a deck of {deck} cards ({' + '.join(map(str, sizes))}) cannot deal exactly onto "
@@ -90,11 +96,13 @@ class GarnerConfig:
         if w is not None and (
             not isinstance(w, tuple)
             or len(w) != len(sizes)
-            or not all(isinstance(x, int | float) and x >= 0 for x in w)
+            or not all(_is_number(x) and x >= 0 for x in w)
         ):
             raise ConfigError(
                 f"suit_weights must be None or {len(sizes)} non-negative numbers, got {w!r}"
             )
+        if not isinstance(self.setup, str):
+            raise ConfigError(f"setup must be a name (text), got {self.setup!r}")
 
     @property
     def n_suits(self) -> int:
@@ -109,6 +117,11 @@ class GarnerConfig:
 
 def _is_pos_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 1
+
+
+def _is_number(x: object) -> bool:
+    """A finite int or float (True and False are not numbers here)."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
 SETUPS: dict[str, GarnerConfig] = {
@@ -534,6 +547,17 @@ class GarnerState(State):
         """The starting layout: each site's stack bottom to top as [suit, number] pairs."""
         t = self.t
         return {"layout": [[[t.suit_of[c], t.number_of[c]] for c in st] for st in self._start]}
+
+    def end(self) -> dict[str, Any]:
+        """The final position: each site's stack bottom to top and each seat's scoring pile in
+        the order collected, cards as [suit, number]."""
+        t = self.t
+        return {
+            "layout": [[[t.suit_of[c], t.number_of[c]] for c in st] for st in self.stacks],
+            "collected": [
+                [[t.suit_of[c], t.number_of[c]] for c in pile] for pile in self.collected
+            ],
+        }
 
     def move_to_json(self, move: Move) -> Any:
         """A move as JSON: {"lift": [sites]}, {"place": site}, {"collect": [...]}, {"leave": s}."""
