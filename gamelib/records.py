@@ -112,10 +112,26 @@ def config_from_json(game: Game, data: Mapping[str, Any]) -> Any:
     if not isinstance(data, Mapping):
         raise RecordError(f"the record's config must be an object, got {type(data).__name__}")
     fields = {k: _tuples(v) for k, v in data.items()}
+    for name, harmless in _RETIRED_FIELDS.get(game.name, {}).items():
+        if name in fields:
+            value = fields.pop(name)
+            if not harmless(value):
+                raise RecordError(
+                    f"the record's config sets {name}={value!r}, a field gamelib no longer has; "
+                    "this game cannot be replayed by this version"
+                )
     try:
         return game.config(None, **fields)
     except ConfigError as exc:
         raise RecordError(f"the record's config is not a valid {game.name} config: {exc}") from exc
+
+
+# Config fields older records carry that were removed, and which values had no effect.
+# Gargon's max_rounds (in gamelib 0.1.0 records): no game can pass 102 rounds, so a
+# limit >= 102 never fired.
+_RETIRED_FIELDS: dict[str, dict[str, Any]] = {
+    "gargon": {"max_rounds": lambda v: isinstance(v, int) and v >= 102},
+}
 
 
 def _tuples(value: Any) -> Any:

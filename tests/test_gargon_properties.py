@@ -51,6 +51,7 @@ def test_random_play_accounts_for_all_102_cards_and_ends(cfg, seed):
         assert steps < 20_000
     out = s.outcome()
     assert out.reason in ("pile_empty", "hands_empty")
+    assert 1 <= s.rounds <= N_CARDS
     assert out.winners and max(out.scores) == out.scores[out.winners[0]]
     assert sum(out.counters[f"captured_{p}"] for p in range(cfg.n_players)) == sum(
         len(x) for x in s.captured

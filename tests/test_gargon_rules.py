@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gamelib import ConfigError, IllegalMoveError
+from gamelib import ConfigError, IllegalMoveError, RecordError, play_game, replay
 from gamelib.gargon import (
     GARGON,
     DrawFrom,
@@ -68,6 +68,21 @@ def test_the_deal():
 def test_bad_configs_are_refused(fields, message):
     with pytest.raises(ConfigError, match=message):
         GARGON.config(None, **fields)
+
+
+def test_no_round_limit_field():
+    # not in the rules: every round removes at least the lead's card for good
+    with pytest.raises(ConfigError, match="max_rounds"):
+        GARGON.config(None, max_rounds=5)
+
+
+def test_old_records_with_a_harmless_max_rounds_still_replay():
+    rec = play_game(GARGON, GARGON.config("3p"), ["random"] * 3, 7, record=True).record
+    rec["config"]["max_rounds"] = 1000
+    assert replay(rec).outcome.scores
+    rec["config"]["max_rounds"] = 5
+    with pytest.raises(RecordError, match="max_rounds=5"):
+        replay(rec)
 
 
 def test_a_bad_amulet_file_is_refused(tmp_path):

@@ -93,8 +93,6 @@ class GargonConfig:
     """Bonus per colour for each player tied for the most captured cards of it."""
     amulets: tuple[int, ...] = DEFAULT_AMULETS
     """Amulets printed on values 0–15 (default: ``data/gargon_amulets.csv``)."""
-    max_rounds: int = 1000
-    """Safety stop: a game still running after this many rounds ends as ``round_limit``."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.n_players, int) or not 3 <= self.n_players <= 5:
@@ -111,7 +109,7 @@ class GargonConfig:
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if not isinstance(self.zero_multiplier, int | float) or self.zero_multiplier < 0:
             raise ConfigError(f"zero_multiplier must be a number ≥ 0, got {self.zero_multiplier!r}")
-        for name in ("majority_bonus", "shared_bonus", "max_rounds"):
+        for name in ("majority_bonus", "shared_bonus"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise ConfigError(f"{name} must be a non-negative int, got {v!r}")
@@ -122,8 +120,6 @@ class GargonConfig:
             or not all(isinstance(x, int) and x >= 0 for x in a)
         ):
             raise ConfigError(f"amulets must be 16 non-negative ints (values 0–15), got {a!r}")
-        if self.max_rounds < 1:
-            raise ConfigError("max_rounds must be at least 1")
 
 
 SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
@@ -543,9 +539,9 @@ class GargonState(State):
         if not any(self.hands):
             self._finish("hands_empty")
             return
-        if self.rounds >= cfg.max_rounds:
-            self._finish("round_limit")
-            return
+        # every round turns up at least the lead's card, which is captured or discarded for
+        # good, so no game can pass N_CARDS rounds; more would be a bug in this file
+        assert self.rounds <= N_CARDS, f"Gargon round {self.rounds} > {N_CARDS}: a rules bug"
         for step in range(1, n + 1):
             nxt = (self.lead + step) % n
             if self.hands[nxt]:
