@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -431,6 +432,37 @@ def paired_effects(
     return out
 
 
+def clustered_effect(
+    values: pd.DataFrame,
+    formula: str,
+    term: str,
+    cluster: str = "deal",
+    by: str | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Like :func:`effect`, with cluster-robust standard errors (statsmodels ``cov_type=
+    "cluster"``): rows that share a ``cluster`` value (the seats of one game, the seat
+    rotations of one deal) are not independent, so the interval counts clusters."""
+    groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        fit = smf.ols(formula, data=g).fit(
+            cov_type="cluster", cov_kwds={"groups": pd.factorize(g[cluster])[0]}
+        )
+        lo, hi = fit.conf_int(alpha=1 - level).loc[term]
+        row: dict[str, object] = {} if by is None else {by: key}
+        row.update(
+            n=int(fit.nobs),
+            clusters=int(g[cluster].nunique()),
+            coef=float(fit.params[term]),
+            lo=float(lo),
+            hi=float(hi),
+            p_value=float(fit.pvalues[term]),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def share_at_least(
     values: pd.DataFrame,
     column: str,
@@ -519,6 +551,24 @@ def direction(lo: float, hi: float, up: str, down: str, neither: str, at: float 
     if hi < at:
         return down
     return neither
+
+
+def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False) -> str:
+    """A paired effect (a row of :func:`paired_effects`) as text: the baseline mean, the
+    variant's, and the difference with its interval — ``0.090 → 0.258 (+0.168 [+0.150, +0.186])``.
+    """
+    d = max(digits - 2, 0)
+
+    def f(x: float) -> str:
+        return f"{x:.{d}%}" if pct else f"{x:.{digits}f}"
+
+    def g(x: float) -> str:
+        return f"{x:+.{d}%}" if pct else f"{x:+.{digits}f}"
+
+    return (
+        f"{f(effect['mean_b'])} → {f(effect['mean_a'])} "
+        f"({g(effect['diff'])} [{g(effect['lo'])}, {g(effect['hi'])}])"
+    )
 
 
 def findings(items: Sequence[str], title: str = "Answers") -> str:

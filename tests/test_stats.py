@@ -262,7 +262,7 @@ def test_victory_margins_and_what_decided_the_game():
 
 
 def test_interval_words_follow_the_interval():
-    from gamelib.stats import direction, findings, interval_text
+    from gamelib.stats import change_text, direction, findings, interval_text
 
     assert interval_text(0.0872, 0.078, 0.0981) == "0.087 [0.078, 0.098]"
     assert interval_text(0.0872, 0.078, 0.0981, pct=True) == "8.7% [7.8%, 9.8%]"
@@ -271,3 +271,23 @@ def test_interval_words_follow_the_interval():
     assert direction(-0.2, 0.01, "up", "down", "flat") == "flat"
     assert direction(0.3, 0.4, "above", "below", "at", at=0.25) == "above"
     assert findings(["a", "b"], "T") == "**T**\n\n- a\n- b"
+    row = {"mean_a": 0.258, "mean_b": 0.09, "diff": 0.168, "lo": 0.15, "hi": 0.186}
+    assert change_text(row) == "0.090 → 0.258 (+0.168 [+0.150, +0.186])"
+    assert change_text(row, pct=True) == "9.0% → 25.8% (+16.8% [+15.0%, +18.6%])"
+
+
+def test_clustered_effect_widens_the_interval_for_duplicated_rows():
+    import numpy as np
+
+    from gamelib.stats import clustered_effect, effect
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=200)
+    y = 2 * x + rng.normal(size=200)
+    once = pd.DataFrame({"x": x, "y": y, "deal": range(200)})
+    twice = pd.concat([once, once], ignore_index=True)  # every deal counted twice
+    naive = effect(twice, "y ~ x", "x").iloc[0]
+    c = clustered_effect(twice, "y ~ x", "x", cluster="deal").iloc[0]
+    assert c["coef"] == pytest.approx(naive["coef"]) and c["clusters"] == 200
+    assert c["hi"] - c["lo"] > 1.2 * (naive["hi"] - naive["lo"])
+    assert c["lo"] < 2 < c["hi"]
