@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -275,8 +276,9 @@ def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     if unknown:
         raise ConfigError(f"no such result columns {unknown}; columns: {list(table.columns)}")
     outcome_start = list(table.columns).index("winner") if "winner" in table else len(table)
+    # a sweep over player counts appends the larger line-ups' seats (player_3, …) at the end
     keep = [c for c in table.columns[:outcome_start]] + [
-        c for c in table.columns[outcome_start:] if c in columns
+        c for c in table.columns[outcome_start:] if c in columns or re.fullmatch(r"player_\d+", c)
     ]
     out = table[keep].copy()
     out.attrs = table.attrs

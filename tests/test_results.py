@@ -67,3 +67,12 @@ def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
         except (ValueError, TypeError):
             out[c] = col.astype(str)
     return pd.DataFrame(out).reset_index(drop=True)
+
+
+def test_slim_keeps_every_seat_of_a_sweep_over_player_counts():
+    from gamelib.sim import slim, sweep
+
+    table = sweep("gargon", {"setup": ["3p", "5p"]}, ["random"], 2, 1, workers=1, progress=False)
+    kept = slim(table, ["winner", "score_0"])
+    assert [c for c in kept.columns if c.startswith("player_")] == [f"player_{s}" for s in range(5)]
+    assert "score_1" not in kept and kept["player_4"].notna().sum() == 2
