@@ -527,7 +527,8 @@ def victory_margins(
         index=table.index,
     )
     if component is not None:
-        parts = table[[f"{component}_{s}" for s in seats]].to_numpy(dtype=float)
+        parts = table[[f"{component}_{s}" for s in seats]].to_numpy(dtype=float).copy()
+        parts[~present] = 0.0  # a seat the game did not have (a gap in a mixed-size table)
         rest = scores - parts
         top = scores == scores.max(axis=1, keepdims=True)
         rest_top = rest == rest.max(axis=1, keepdims=True)

@@ -246,7 +246,7 @@ def test_victory_margins_and_what_decided_the_game():
             "score_2": [30.0, 3.0, 99.0],  # game 2 had no seat 2
             "bonus_0": [0.0, 10.0, 0.0],
             "bonus_1": [0.0, 0.0, 5.0],
-            "bonus_2": [15.0, 0.0, 0.0],
+            "bonus_2": [15.0, 0.0, math.nan],
         }
     )
     m = victory_margins(t, component="bonus")
@@ -255,6 +255,8 @@ def test_victory_margins_and_what_decided_the_game():
     # game 1: seat 0 wins 15-14, without the bonus 5 < 14: decided; game 2: a shared win,
     # without the bonus seat 0 alone is on top, seat 1 is not
     assert list(m["won_without"]) == [False, False, False]
+    solo = t.assign(score_1=[12.0, 14.0, 8.0])  # game 2: seat 0 alone, amulets suffice
+    assert list(victory_margins(solo, component="bonus")["won_without"]) == [False, False, True]
     m2 = victory_margins(
         t.assign(bonus_2=[5.0, 0.0, 0.0], bonus_0=0.0, bonus_1=0.0), "score", "bonus"
     )
