@@ -413,6 +413,10 @@ def paired_effects(
     values = list(dict.fromkeys(table[variant].tolist()))
     if baseline not in values:
         raise ValueError(f"{variant}={baseline!r} is not in the table (values: {values})")
+    # a stored sweep's provenance (every run's config) rides in attrs and pandas deep-copies it
+    # on every operation: work on a view without it
+    table = table.copy(deep=False)
+    table.attrs = {}
     rows = []
     groups = [((), table)] if not names else table.groupby(names, observed=True, sort=True)
     for key, g in groups:
