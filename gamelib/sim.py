@@ -564,8 +564,9 @@ def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     the outcome, so a large stored study stays small; the provenance attrs are kept."""
     check_columns(list(table.columns), columns)
     outcome_start = list(table.columns).index("winner") if "winner" in table else len(table)
+    # a sweep over player counts appends the larger line-ups' seats (player_3, …) at the end
     keep = [c for c in table.columns[:outcome_start]] + [
-        c for c in table.columns[outcome_start:] if c in columns
+        c for c in table.columns[outcome_start:] if c in columns or re.fullmatch(r"player_\d+", c)
     ]
     out = table[keep].copy()
     out.attrs = table.attrs

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import statsmodels.formula.api as smf
 from scipy import stats
@@ -301,3 +303,282 @@ def paired_change(
             row.update(n=len(h), changed=changed, rate=changed / len(h), lo=lo, hi=hi)
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+# --- issue 9 (notebooks 02/03): interval-aware findings ---------------------------------------
+# Generic helpers for notebook answers that follow from their data: tests of many rates against
+# a reference with a stated multiple-comparison procedure, intervals that respect deals rotated
+# over seats, paired effects of a rule intervention, threshold curves, open-ended bins, victory
+# margins, and the words a generated summary uses for an interval.
+
+
+def rates_against_reference(
+    rates: pd.DataFrame,
+    reference: float | str,
+    *,
+    method: str = "holm",
+    alpha: float = 0.05,
+    rate: str = "rate",
+    n: str = "n",
+) -> pd.DataFrame:
+    """Each rate tested against a reference share (two-sided score test), adjusted together for
+    multiple comparisons with ``statsmodels.stats.multitest.multipletests(method=...)``
+    (``holm``: Holm–Bonferroni; ``fdr_bh``: Benjamini–Hochberg).
+
+    ``reference`` is a number or the name of a column (e.g. each seat's fair share).  Adds
+    ``reference``, ``p_value``, ``p_adjusted`` and ``differs`` (rejected after adjustment).
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    if rates.empty:
+        raise ValueError("no rates to test")
+    out = rates.copy()
+    ref = out[reference].astype(float) if isinstance(reference, str) else float(reference)
+    out["reference"] = ref
+    p0 = out["reference"].to_numpy(dtype=float)
+    if ((p0 <= 0) | (p0 >= 1)).any():
+        raise ValueError("reference shares must lie strictly between 0 and 1")
+    counts = out[n].to_numpy(dtype=float)
+    z = (out[rate].to_numpy(dtype=float) - p0) / (p0 * (1 - p0) / counts) ** 0.5
+    out["p_value"] = 2 * stats.norm.sf(abs(z))
+    reject, p_adj, _, _ = multipletests(out["p_value"], alpha=alpha, method=method)
+    out["p_adjusted"] = p_adj
+    out["differs"] = reject
+    out.attrs["procedure"] = {"method": method, "alpha": alpha, "tests": len(out)}
+    return out
+
+
+def clustered_mean_table(
+    values: pd.DataFrame,
+    by: str | list[str],
+    column: str,
+    cluster: str = "deal",
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Mean of ``column`` per group with a t interval over clusters (e.g. deals): games that
+    replay one deal from every seat are not independent, so each deal's rows are averaged first
+    and the interval counts deals, not games.  Columns: the ``by`` keys, ``n`` (rows),
+    ``clusters``, ``mean``, ``lo``, ``hi``."""
+    names = [by] if isinstance(by, str) else list(by)
+    if cluster not in values:
+        raise ValueError(f"no cluster column {cluster!r}")
+    per = values.groupby([*names, cluster], observed=True, sort=True)[column]
+    cl = per.agg(["mean", "size"]).reset_index()
+    rows = []
+    for key, g in cl.groupby(names, observed=True, sort=True):
+        # the deal means weighted by their rows equal the plain mean of the rows
+        w = g["size"].to_numpy(dtype=float)
+        m = g["mean"].to_numpy(dtype=float)
+        k = len(g)
+        mean = float((w * m).sum() / w.sum())
+        if k > 1:
+            # cluster-robust (CR1-style) standard error of a weighted mean of cluster means
+            resid = w * (m - mean)
+            se = float(((resid**2).sum() * k / (k - 1)) ** 0.5 / w.sum())
+        else:
+            se = 0.0
+        if se > 0:
+            lo, hi = stats.t.interval(level, k - 1, loc=mean, scale=se)
+        else:
+            lo = hi = mean
+        keys = key if isinstance(key, tuple) else (key,)
+        rows.append(
+            {
+                **dict(zip(names, keys, strict=True)),
+                "n": int(w.sum()),
+                "clusters": k,
+                "mean": mean,
+                "lo": float(lo),
+                "hi": float(hi),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def paired_effects(
+    table: pd.DataFrame,
+    variant: str,
+    baseline: object,
+    metrics: Sequence[str],
+    by: str | list[str] | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """What changing ``variant`` from ``baseline`` does to each metric, game by game on common
+    seeds (an intervention, not a correlation): :func:`paired_difference` of every other value
+    of ``variant`` against the baseline, per group of ``by`` (e.g. the player), holding every
+    other rule column equal.  ``diff`` is variant − baseline."""
+    names = [] if by is None else [by] if isinstance(by, str) else list(by)
+    if variant not in table:
+        raise ValueError(f"no column {variant!r} in the table")
+    values = list(dict.fromkeys(table[variant].tolist()))
+    if baseline not in values:
+        raise ValueError(f"{variant}={baseline!r} is not in the table (values: {values})")
+    # a stored sweep's provenance (every run's config) rides in attrs and pandas deep-copies it
+    # on every operation: work on a view without it
+    table = table.copy(deep=False)
+    table.attrs = {}
+    rows = []
+    groups = [((), table)] if not names else table.groupby(names, observed=True, sort=True)
+    for key, g in groups:
+        base = g[g[variant] == baseline]
+        for value in values:
+            if value == baseline:
+                continue
+            other = g[g[variant] == value]
+            for metric in metrics:
+                d: dict[str, object] = dict(paired_difference(other, base, metric, level))
+                keys = key if isinstance(key, tuple) else (key,)
+                row: dict[str, object] = dict(zip(names, keys, strict=True))
+                row.update({variant: value, "metric": metric, **d})
+                rows.append(row)
+    out = pd.DataFrame(rows)
+    out["n"] = out["n"].astype(int)
+    return out
+
+
+def clustered_effect(
+    values: pd.DataFrame,
+    formula: str,
+    term: str,
+    cluster: str = "deal",
+    by: str | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Like :func:`effect`, with cluster-robust standard errors (statsmodels ``cov_type=
+    "cluster"``): rows that share a ``cluster`` value (the seats of one game, the seat
+    rotations of one deal) are not independent, so the interval counts clusters."""
+    groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        fit = smf.ols(formula, data=g).fit(
+            cov_type="cluster", cov_kwds={"groups": pd.factorize(g[cluster])[0]}
+        )
+        lo, hi = fit.conf_int(alpha=1 - level).loc[term]
+        row: dict[str, object] = {} if by is None else {by: key}
+        row.update(
+            n=int(fit.nobs),
+            clusters=int(g[cluster].nunique()),
+            coef=float(fit.params[term]),
+            lo=float(lo),
+            hi=float(hi),
+            p_value=float(fit.pvalues[term]),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def share_at_least(
+    values: pd.DataFrame,
+    column: str,
+    thresholds: Sequence[int | float],
+    by: str | list[str] | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """The share of rows whose ``column`` reaches each threshold, with Wilson intervals — e.g.
+    the win rate for every possible target when the target does not change the play."""
+    names = [] if by is None else [by] if isinstance(by, str) else list(by)
+    groups = [((), values)] if not names else values.groupby(names, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        keys = key if isinstance(key, tuple) else (key,)
+        for t in thresholds:
+            k = int((g[column] >= t).sum())
+            lo, hi = wilson(k, len(g), level)
+            rows.append(
+                {
+                    **dict(zip(names, keys, strict=True)),
+                    "threshold": t,
+                    "n": len(g),
+                    "rate": k / len(g) if len(g) else 0.0,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def top_coded(values: pd.Series, top: int) -> pd.Series:
+    """Counts as ordered labels with the open-ended last bin marked: 0, 1, 2, ``"3+"``."""
+    labels = [str(i) for i in range(top)] + [f"{top}+"]
+    lowest = int(values.min()) if len(values) else 0
+    if lowest < 0:
+        raise ValueError(f"counts must be non-negative, got {lowest}")
+    coded = values.clip(upper=top).astype(int).map(lambda v: labels[v])
+    return pd.Series(pd.Categorical(coded, categories=labels, ordered=True), index=values.index)
+
+
+def victory_margins(
+    table: pd.DataFrame, score: str = "score", component: str | None = None
+) -> pd.DataFrame:
+    """Per game: the winner's lead over the best other seat (``margin``; 0 for a shared win),
+    and, given a score ``component`` (``bonus``), whether the winners would still be on top
+    with that component taken away (``won_without``: ``False`` means the component decided
+    the game).  Seats are the ``player_<seat>`` columns; a game a seat did not have is skipped.
+    """
+    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    scores = table[[f"{score}_{s}" for s in seats]].to_numpy(dtype=float)
+    present = table[[f"player_{s}" for s in seats]].notna().to_numpy()
+    scores = scores.copy()
+    scores[~present] = -math.inf
+    ordered = np.sort(scores, axis=1)[:, ::-1]
+    out = pd.DataFrame(
+        {
+            "game_index": table["game_index"].to_numpy(),
+            "deal": table["deal"].to_numpy(),
+            "margin": ordered[:, 0] - ordered[:, 1],
+            "top_score": ordered[:, 0],
+        },
+        index=table.index,
+    )
+    if component is not None:
+        parts = table[[f"{component}_{s}" for s in seats]].to_numpy(dtype=float).copy()
+        parts[~present] = 0.0  # a seat the game did not have (a gap in a mixed-size table)
+        rest = scores - parts
+        top = scores == scores.max(axis=1, keepdims=True)
+        rest_top = rest == rest.max(axis=1, keepdims=True)
+        out["won_without"] = (top <= rest_top).all(axis=1)
+    return out
+
+
+def interval_text(est: float, lo: float, hi: float, *, digits: int = 3, pct: bool = False) -> str:
+    """An estimate with its interval as text: ``0.087 [0.078, 0.098]`` or ``8.7% [7.8%, 9.8%]``."""
+    if pct:
+        d = max(digits - 2, 0)
+        return f"{est:.{d}%} [{lo:.{d}%}, {hi:.{d}%}]"
+    return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def direction(lo: float, hi: float, up: str, down: str, neither: str, at: float = 0.0) -> str:
+    """The word an interval supports: ``up`` if it lies above ``at``, ``down`` if below,
+    ``neither`` if it contains ``at`` — so a generated sentence never outruns its interval."""
+    if lo > at:
+        return up
+    if hi < at:
+        return down
+    return neither
+
+
+def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False) -> str:
+    """A paired effect (a row of :func:`paired_effects`) as text: the baseline mean, the
+    variant's, and the difference with its interval — ``0.090 → 0.258 (+0.168 [+0.150, +0.186])``.
+    """
+    d = max(digits - 2, 0)
+
+    def f(x: float) -> str:
+        return f"{x:.{d}%}" if pct else f"{x:.{digits}f}"
+
+    def g(x: float) -> str:
+        return f"{x:+.{d}%}" if pct else f"{x:+.{digits}f}"
+
+    return (
+        f"{f(effect['mean_b'])} → {f(effect['mean_a'])} "
+        f"({g(effect['diff'])} [{g(effect['lo'])}, {g(effect['hi'])}])"
+    )
+
+
+def findings(items: Sequence[str], title: str = "Answers") -> str:
+    """A Markdown summary of generated findings (render with ``IPython.display.Markdown``)."""
+    return "\n".join([f"**{title}**", "", *[f"- {item}" for item in items]])
+
+
+# --- end of issue 9 (notebooks 02/03) helpers --------------------------------------------------

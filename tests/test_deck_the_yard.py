@@ -344,3 +344,126 @@ def test_a_move_of_the_wrong_kind_with_equal_fields_is_refused():
     assert Discard("green") in s.legal_moves()
     with pytest.raises(IllegalMoveError, match="does not continue"):
         s.apply(PlayBulb("green"))
+
+
+# --- the open reading `hand_counts`: what "a hand of 5" counts ----------------------------
+
+BULBS = DeckTheYardConfig(hand_counts="bulbs")
+
+
+def test_an_unknown_hand_count_reading_is_refused_by_name():
+    with pytest.raises(ConfigError, match="hand_counts must be one of cards, bulbs, got 'plugs'"):
+        DECK_THE_YARD.config(None, hand_counts="plugs")
+    assert CFG.hand_counts == "cards"  # today's behaviour stays the default
+
+
+@pytest.mark.parametrize(("reading", "hand"), [("cards", 5), ("bulbs", 6)])
+def test_a_held_plug_counts_toward_the_hand_only_when_cards_count(reading, hand):
+    cfg = DeckTheYardConfig(hand_counts=reading)
+    s = stacked(cfg, ["plug", "blue", "blue", "blue", "blue"], ["red", "green", "pink"])
+    s.apply(Discard("blue"))
+    kinds = sorted(s.kind[c] for c in s.hand)
+    assert len(kinds) == hand and kinds.count("plug") == 1
+    assert len(s.pile) == 3 - (hand - 4)  # "bulbs" draws one card more
+
+
+@pytest.mark.parametrize(("reading", "drawn"), [("cards", ["plug"]), ("bulbs", ["plug", "red"])])
+def test_a_drawn_plug_ends_the_refill_only_when_cards_count(reading, drawn):
+    cfg = DeckTheYardConfig(hand_counts=reading)
+    s = stacked(cfg, ["blue"] * 5, ["plug", "red", "green"])
+    s.apply(Discard("blue"))
+    assert sorted(s.kind[c] for c in s.hand) == sorted(["blue"] * 4 + drawn)
+
+
+@pytest.mark.parametrize("reading", ["cards", "bulbs"])
+def test_a_blackout_redraw_uses_the_same_count(reading):
+    pile = ["event", "plug", "red", "green", "blue", "pink", "yellow", "red"]
+    cfg = DeckTheYardConfig(hand_counts=reading)
+    s = stacked(cfg, ["blue", "blue", "blue", "blue", "purple"], pile)
+    s.apply(Discard("purple"))  # the refill draws the event: no plug in hand, a blackout
+    assert s.outcome().counters["blackouts"] == 1
+    kinds = sorted(s.kind[c] for c in s.hand)
+    if reading == "cards":
+        assert kinds == ["blue", "green", "pink", "plug", "red"]
+    else:
+        assert kinds == ["blue", "green", "pink", "plug", "red", "yellow"]
+
+
+def test_setup_hands_hold_five_bulbs_and_any_plugs_on_top_when_bulbs_count():
+    plugs_seen = 0
+    for seed in range(60):
+        cards = new_state(CFG, random.Random(seed))
+        bulbs = new_state(BULBS, random.Random(seed))
+        assert len(cards.hand) == 5
+        kinds = [bulbs.kind[c] for c in bulbs.hand]
+        assert len(kinds) - kinds.count("plug") == 5
+        assert not set(kinds) & {"broken", "event", "character"}
+        # the same shuffle: the "bulbs" hand is the "cards" hand drawn further
+        assert bulbs.hand[: len(cards.hand)] == cards.hand or cards.chance.log
+        plugs_seen += kinds.count("plug")
+    assert plugs_seen > 0  # the seeds exercise the difference
+
+
+def test_under_the_bulbs_reading_a_hand_of_plugs_alone_is_played_out():
+    s = stacked(BULBS, ["plug", "plug", "blue"], [])
+    s.apply(Discard("blue"))
+    assert not s.is_over() and s.legal_moves() == [Discard("plug")]
+    s.apply(Discard("plug"))
+    s.apply(Discard("plug"))
+    assert s.is_over()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(min_value=0, max_value=12))
+def test_every_card_is_accounted_for_when_bulbs_count(seed, plugs):
+    cfg = DECK_THE_YARD.config(None, plugs=plugs, hand_counts="bulbs")
+    s = new_state(cfg, random.Random(seed))
+    rng = random.Random(seed ^ 7)
+    steps = 0
+    while not s.is_over():
+        legal = s.legal_moves()
+        s.apply(legal[rng.randrange(len(legal))])
+        if s.decision == "action":
+            bulbs = sum(1 for c in s.hand if s.kind[c] != "plug")
+            assert bulbs == 5 or not s.pile  # full by the bulbs count, or the pile is empty
+        held = [*s.hand, *s.pile, *s.strand_cards, *s.discard, *s.characters, *s.out_of_play]
+        if s.pending is not None:
+            held.append(s.pending)
+        assert sorted(held) == list(range(cfg.n_cards))
+        steps += 1
+        assert steps < 2000
+    assert not s.hand and not s.pile
+
+
+def test_the_readings_differ_in_play_on_the_same_shuffles():
+    seeds_ = game_seeds(11, 30)
+    cards = [play_game(DECK_THE_YARD, CFG, ["greedy"], s).outcome for s in seeds_]
+    bulbs = [play_game(DECK_THE_YARD, BULBS, ["greedy"], s).outcome for s in seeds_]
+    assert [o.turns for o in bulbs] != [o.turns for o in cards]
+
+
+def test_win_threshold_decides_only_the_result_not_the_play():
+    for seed in game_seeds(12, 20):
+        a = play_game(DECK_THE_YARD, CFG, ["greedy:claim_characters"], seed).outcome
+        b = DECK_THE_YARD.config(None, win_threshold=6)
+        o = play_game(DECK_THE_YARD, b, ["greedy:claim_characters"], seed).outcome
+        assert a.counters["claimed"] == o.counters["claimed"] and a.turns == o.turns
+        assert o.counters["won"] == int(o.counters["claimed"] >= 6)
+
+
+def test_the_hand_counts_reading_is_a_cli_flag(tmp_path, capsys):
+    from gamelib.cli import main
+
+    out = tmp_path / "b.parquet"
+    argv = ["simulate", "deck_the_yard", "--players", "greedy", "-n", "3", "--seed", "1"]
+    assert (
+        main(
+            [*argv, "--hand-counts", "bulbs", "--workers", "1", "--no-progress", "--out", str(out)]
+        )
+        == 0
+    )
+    from gamelib.sim import load
+
+    assert set(load(out)["hand_counts"].astype(str)) == {"bulbs"}
+    assert main([*argv, "--hand-counts", "plugs", "--workers", "1", "--no-progress"]) == 2
+    assert "hand_counts must be one of cards, bulbs" in capsys.readouterr().err

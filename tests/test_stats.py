@@ -160,3 +160,136 @@ def test_metrics_and_by_seat_handle_tables_of_several_player_counts():
         assert m.loc[n, "seat_advantage"] == pytest.approx(rates[0] - sum(rates) / n)
     long = by_seat(t, ["score"], keep=["n_players"])
     assert len(long) == 30 * 3 + 30 * 5
+
+
+# --- issue 9 (notebooks 02/03) helpers ---------------------------------------------------------
+
+
+def test_rates_against_reference_adjusts_with_the_stated_procedure():
+    from statsmodels.stats.multitest import multipletests
+
+    from gamelib.stats import rates_against_reference
+
+    rates = pd.DataFrame({"seat": [0, 1, 2], "n": [1000] * 3, "rate": [0.30, 0.34, 0.36]})
+    out = rates_against_reference(rates, 1 / 3, method="holm")
+    z = (0.30 - 1 / 3) / math.sqrt(1 / 3 * 2 / 3 / 1000)
+    assert out.loc[0, "p_value"] == pytest.approx(2 * (1 - 0.5 * (1 + math.erf(abs(z) / 2**0.5))))
+    want = multipletests(out["p_value"], method="holm")[1]
+    assert list(out["p_adjusted"]) == pytest.approx(list(want))
+    assert out.loc[0, "p_value"] < 0.05 and not out["differs"].any()  # Holm keeps it
+    assert out.attrs["procedure"] == {"method": "holm", "alpha": 0.05, "tests": 3}
+    far = rates.assign(rate=[0.2, 0.34, 0.46], fair=1 / 3)
+    bh = rates_against_reference(far, "fair", method="fdr_bh")
+    assert list(bh["differs"]) == [True, False, True]
+    with pytest.raises(ValueError, match="strictly between"):
+        rates_against_reference(rates, 1.0)
+
+
+def test_clustered_mean_table_counts_deals_not_games():
+    from gamelib.stats import clustered_mean_table, mean_table
+
+    # two rows per deal, identical within a deal: the naive interval is too narrow
+    v = pd.DataFrame({"deal": [0, 0, 1, 1, 2, 2, 3, 3], "x": [1, 1, 0, 0, 1, 1, 0, 0], "g": "a"})
+    c = clustered_mean_table(v, "g", "x").iloc[0]
+    naive = mean_table(v, "g", "x").iloc[0]
+    assert c["mean"] == pytest.approx(0.5) and c["clusters"] == 4 and c["n"] == 8
+    assert c["hi"] - c["lo"] > naive["hi"] - naive["lo"]
+    per_deal = mean_table(v.groupby("deal", as_index=False)["x"].mean().assign(g="a"), "g", "x")
+    assert c["lo"] == pytest.approx(per_deal.loc[0, "lo"])  # equal cluster sizes: deal means
+    assert c["hi"] == pytest.approx(per_deal.loc[0, "hi"])
+
+
+def test_paired_effects_is_the_paired_difference_per_group():
+    from gamelib.stats import paired_effects
+
+    a = _table([0, 0, 0, 0, 1, 1]).assign(events=3, won=[1, 1, 1, 1, 0, 0])
+    b = _table([0, 1, 1, 1, 1, 1]).assign(events=0, won=[1, 0, 0, 0, 0, 0])
+    both = pd.concat([a, b], ignore_index=True)
+    out = paired_effects(both, "events", 3, ["won", "turns"])
+    won = out[out.metric == "won"].iloc[0]
+    assert won["events"] == 0 and won["diff"] == pytest.approx(-3 / 6) and won["n"] == 6
+    direct = paired_difference(b, a, "won")
+    assert (won["lo"], won["hi"]) == pytest.approx((direct["lo"], direct["hi"]))
+    assert out[out.metric == "turns"].iloc[0]["diff"] == 0
+    two = paired_effects(both.assign(who=["p", "q"] * 6), "events", 3, ["won"], by="who")
+    assert list(two["who"]) == ["p", "q"] and list(two["n"]) == [3, 3]
+    with pytest.raises(ValueError, match="events=5"):
+        paired_effects(both, "events", 5, ["won"])
+
+
+def test_share_at_least_and_top_coded_bins():
+    from gamelib.stats import share_at_least, top_coded
+
+    v = pd.DataFrame({"claimed": [5, 6, 7, 8, 9, 10]})
+    s = share_at_least(v, "claimed", [6, 8, 11]).set_index("threshold")
+    assert list(s["rate"]) == pytest.approx([5 / 6, 3 / 6, 0.0])
+    assert s.loc[8, "lo"] < 0.5 < s.loc[8, "hi"]
+    coded = top_coded(pd.Series([0, 1, 2, 3, 4, 7]), 3)
+    assert list(coded.astype(str)) == ["0", "1", "2", "3+", "3+", "3+"]
+    assert list(coded.cat.categories) == ["0", "1", "2", "3+"]
+    with pytest.raises(ValueError, match="non-negative"):
+        top_coded(pd.Series([-1, 2]), 3)
+
+
+def test_victory_margins_and_what_decided_the_game():
+    from gamelib.stats import victory_margins
+
+    t = pd.DataFrame(
+        {
+            "game_index": [0, 1, 2],
+            "deal": [0, 1, 2],
+            "player_0": ["r"] * 3,
+            "player_1": ["r"] * 3,
+            "player_2": ["r", "r", None],
+            "score_0": [20.0, 15.0, 9.0],
+            "score_1": [12.0, 14.0, 9.0],
+            "score_2": [30.0, 3.0, 99.0],  # game 2 had no seat 2
+            "bonus_0": [0.0, 10.0, 0.0],
+            "bonus_1": [0.0, 0.0, 5.0],
+            "bonus_2": [15.0, 0.0, math.nan],
+        }
+    )
+    m = victory_margins(t, component="bonus")
+    assert list(m["margin"]) == [10.0, 1.0, 0.0]
+    # game 0: seat 2 wins 30-20, without the bonus 15 < 20: the bonus decided it
+    # game 1: seat 0 wins 15-14, without the bonus 5 < 14: decided; game 2: a shared win,
+    # without the bonus seat 0 alone is on top, seat 1 is not
+    assert list(m["won_without"]) == [False, False, False]
+    solo = t.assign(score_1=[12.0, 14.0, 8.0])  # game 2: seat 0 alone, amulets suffice
+    assert list(victory_margins(solo, component="bonus")["won_without"]) == [False, False, True]
+    m2 = victory_margins(
+        t.assign(bonus_2=[5.0, 0.0, 0.0], bonus_0=0.0, bonus_1=0.0), "score", "bonus"
+    )
+    assert list(m2["won_without"]) == [True, True, True]
+
+
+def test_interval_words_follow_the_interval():
+    from gamelib.stats import change_text, direction, findings, interval_text
+
+    assert interval_text(0.0872, 0.078, 0.0981) == "0.087 [0.078, 0.098]"
+    assert interval_text(0.0872, 0.078, 0.0981, pct=True) == "8.7% [7.8%, 9.8%]"
+    assert direction(0.01, 0.2, "up", "down", "flat") == "up"
+    assert direction(-0.2, -0.01, "up", "down", "flat") == "down"
+    assert direction(-0.2, 0.01, "up", "down", "flat") == "flat"
+    assert direction(0.3, 0.4, "above", "below", "at", at=0.25) == "above"
+    assert findings(["a", "b"], "T") == "**T**\n\n- a\n- b"
+    row = {"mean_a": 0.258, "mean_b": 0.09, "diff": 0.168, "lo": 0.15, "hi": 0.186}
+    assert change_text(row) == "0.090 → 0.258 (+0.168 [+0.150, +0.186])"
+    assert change_text(row, pct=True) == "9.0% → 25.8% (+16.8% [+15.0%, +18.6%])"
+
+
+def test_clustered_effect_widens_the_interval_for_duplicated_rows():
+    import numpy as np
+
+    from gamelib.stats import clustered_effect, effect
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=200)
+    y = 2 * x + rng.normal(size=200)
+    once = pd.DataFrame({"x": x, "y": y, "deal": range(200)})
+    twice = pd.concat([once, once], ignore_index=True)  # every deal counted twice
+    naive = effect(twice, "y ~ x", "x").iloc[0]
+    c = clustered_effect(twice, "y ~ x", "x", cluster="deal").iloc[0]
+    assert c["coef"] == pytest.approx(naive["coef"]) and c["clusters"] == 200
+    assert c["hi"] - c["lo"] > 1.2 * (naive["hi"] - naive["lo"])
+    assert c["lo"] < 2 < c["hi"]

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from gamelib.core import (
     MAX_CARDS,
@@ -31,6 +31,8 @@ from gamelib.core import (
 
 BULB_COLOURS = ("red", "green", "yellow", "blue", "purple", "pink")
 SPECIALS = ("broken", "event", "character")  # set aside when drawn into a fresh hand
+HandCounts = Literal["cards", "bulbs"]
+HAND_COUNTS = ("cards", "bulbs")
 PATTERN_FILE = Path(__file__).resolve().parents[2] / "data" / "deck_the_yard_patterns.csv"
 PATTERN_SEED = 2018  # the year Christmas Lights was published
 
@@ -116,6 +118,10 @@ class DeckTheYardConfig:
     """Pattern cards face up in the pattern row."""
     win_threshold: int = 8
     """Claimed cards (patterns and characters) needed to win."""
+    hand_counts: HandCounts = "cards"
+    """What "a hand of 5" counts: ``cards`` (every card in hand, plugs included) or ``bulbs``
+    (only coloured and bubble bulbs; plugs are held on top of them).  Refills, the setup hand
+    and blackout redraws all use the same count."""
     patterns: tuple[tuple[str, ...], ...] = DEFAULT_PATTERNS
     """The pattern cards (default: ``data/deck_the_yard_patterns.csv``)."""
 
@@ -128,6 +134,10 @@ class DeckTheYardConfig:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ConfigError(f"{name} must be a positive int, got {v!r}")
+        if self.hand_counts not in HAND_COUNTS:
+            raise ConfigError(
+                f"hand_counts must be one of {', '.join(HAND_COUNTS)}, got {self.hand_counts!r}"
+            )
         if self.strand_length > len(BULB_COLOURS):
             raise ConfigError(
                 f"a strand of {self.strand_length} different colours needs more than the "
@@ -439,11 +449,17 @@ class DeckTheYardState(State):
         self.strand = [None] * self.config.strand_length
 
     # -- drawing --
+    def hand_count(self) -> int:
+        """How full the hand is by the ``hand_counts`` reading: every card, or bulbs only."""
+        if self.config.hand_counts == "cards":
+            return len(self.hand)
+        return sum(1 for c in self.hand if self.kind[c] != "plug")
+
     def _fresh_hand(self) -> None:
         """Draw to a full hand setting specials aside, then shuffle them back into the pile."""
         aside: list[int] = []
         size = self.config.hand_size
-        while len(self.hand) < size and self.pile:
+        while self.hand_count() < size and self.pile:
             c = self.pile.pop()
             if self.kind[c] in SPECIALS:
                 aside.append(c)
@@ -451,14 +467,14 @@ class DeckTheYardState(State):
                 self.hand.append(c)
         if not aside:
             return
-        if len(self.hand) < size:
+        if self.hand_count() < size:
             self.out_of_play += aside  # the pile ran dry: they stay out of play
         else:
             self.pile = list(reversed(self._chance.shuffle(list(reversed(self.pile)) + aside)))
 
     def _refill(self) -> None:
         size = self.config.hand_size
-        while len(self.hand) < size and self.pile:
+        while self.hand_count() < size and self.pile:
             c = self.pile.pop()
             kind = self.kind[c]
             if kind == "event":
