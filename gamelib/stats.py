@@ -558,4 +558,27 @@ def capped(values: pd.Series, cap: int) -> pd.Series:
     return pd.Series(pd.Categorical(text, categories=labels, ordered=True), index=values.index)
 
 
+def rank_correlation(x: Sequence[float], y: Sequence[float], level: float = 0.95) -> pd.Series:
+    """Spearman's rank correlation of two paired series with its interval (Fisher z, with the
+    Bonett–Wright standard error sqrt((1 + rho² / 2) / (n − 3))) — e.g. whether two kinds of
+    player rank rule sets alike.  Noise in both series pulls rho towards 0."""
+    if len(x) != len(y):
+        raise ValueError(f"x and y must pair up, got {len(x)} and {len(y)} values")
+    n = len(x)
+    if n < 4:
+        raise ValueError(f"a rank correlation interval needs at least 4 pairs, got {n}")
+    rho = float(stats.spearmanr(x, y).statistic)
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    r = max(min(rho, 1 - 1e-12), -1 + 1e-12)
+    se = math.sqrt((1 + r * r / 2) / (n - 3))
+    return pd.Series(
+        {
+            "rho": rho,
+            "lo": math.tanh(math.atanh(r) - z * se),
+            "hi": math.tanh(math.atanh(r) + z * se),
+            "n": n,
+        }
+    )
+
+
 # --------------------------------------------------------------------------- end of issue-9 block

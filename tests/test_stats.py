@@ -313,3 +313,19 @@ def test_capped_labels_the_open_ended_bin():
     assert list(c.cat.categories) == ["0", "1", "2", "3+"] and c.cat.ordered
     with pytest.raises(ValueError, match="negative"):
         capped(pd.Series([-1]), 3)
+
+
+def test_rank_correlation_interval_follows_fisher_z():
+    from gamelib.stats import rank_correlation
+
+    x = [1, 2, 3, 4, 5, 6, 7, 8]
+    y = [2, 1, 4, 3, 6, 5, 8, 7]
+    r = rank_correlation(x, y)
+    rho = 1 - 6 * 8 / (8 * 63)  # eight adjacent swaps: Σd² = 8
+    se = math.sqrt((1 + rho**2 / 2) / 5)
+    assert r["rho"] == pytest.approx(rho)
+    assert r["lo"] == pytest.approx(math.tanh(math.atanh(rho) - 1.959963984540054 * se))
+    assert r["hi"] == pytest.approx(math.tanh(math.atanh(rho) + 1.959963984540054 * se))
+    assert r["lo"] < rho < r["hi"] < 1
+    with pytest.raises(ValueError, match="at least 4"):
+        rank_correlation([1, 2, 3], [1, 2, 3])
