@@ -432,6 +432,13 @@ def games_for_half_width(half_width: float, p: float = 0.5, level: float = 0.95)
     return n
 
 
+def _wilson_at(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's interval for an observed rate ``p`` over a (possibly effective, fractional) n."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def clustered_rate(
     table: pd.DataFrame,
     success: str | pd.Series,
@@ -447,8 +454,11 @@ def clustered_rate(
     the games a player sat in.  The rate is Σ success / Σ weight and its standard error the
     ratio estimator's, from the clusters' totals (the sandwich estimator with the small-sample
     factor C / (C − 1)), so games sharing a deal are not counted as independent evidence.
-    Columns: ``games``, ``clusters``, ``rate``, ``lo``, ``hi`` (normal interval, clipped to
-    [0, 1]) and ``naive_lo``/``naive_hi`` (the Wilson interval that treats games as independent).
+    The interval is Wilson's at the effective number of games p(1 − p) / se², capped at the
+    number of games (Korn and Graubard's interval for clustered samples), so it stays inside
+    [0, 1] and keeps a width when every game went the same way.  Columns: ``games``,
+    ``clusters``, ``rate``, ``se``, ``effective_games``, ``lo``, ``hi``, and ``naive_lo`` /
+    ``naive_hi`` (the Wilson interval that treats every game as independent).
     """
     y = table[success] if isinstance(success, str) else success
     w = (
@@ -488,15 +498,20 @@ def clustered_rate(
             se = math.sqrt(n_c / (n_c - 1) * float((resid**2).sum())) / games
         else:
             se = float("nan")
-        naive = wilson(round(float(totals["y"].sum())), round(games), level)
+        spread = rate * (1 - rate)
+        n_eff = min(games, spread / se**2) if se > 0 and spread > 0 else games
+        lo, hi = _wilson_at(rate, n_eff, z) if games else (0.0, 1.0)
+        naive = _wilson_at(rate, games, z) if games else (0.0, 1.0)
         rows.append(
             {
                 **dict(zip(names, keys, strict=True)),
                 "games": round(games),
                 "clusters": n_c,
                 "rate": rate,
-                "lo": max(0.0, rate - z * se),
-                "hi": min(1.0, rate + z * se),
+                "se": se,
+                "effective_games": n_eff,
+                "lo": lo,
+                "hi": hi,
                 "naive_lo": naive[0],
                 "naive_hi": naive[1],
             }
@@ -521,10 +536,11 @@ def player_win_rates(table: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             held += (table[f"player_{s}"].astype(str) == name).astype(int)
         sat = (held > 0).astype(float)
         won = (table["winner_player"].astype(str) == name).astype(float)
-        r = clustered_rate(table, won, weight=sat, level=level).iloc[0].to_dict()
+        r = clustered_rate(table, won, weight=sat, level=level)
         share = float((held / pd.Series(len(seats), index=table.index))[sat > 0].mean())
-        rows.append({"player": name, **r, "fair_share": share})
-    return pd.DataFrame(rows)
+        rows.append(r.assign(player=name, fair_share=share))
+    out = pd.concat(rows, ignore_index=True)
+    return out[["player", *[c for c in out.columns if c != "player"]]]
 
 
 def player_gap(table: pd.DataFrame, a: str, b: str, level: float = 0.95) -> pd.Series:

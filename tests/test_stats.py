@@ -235,15 +235,24 @@ def test_games_for_half_width_is_the_smallest_sufficient_n():
 def test_clustered_rate_equals_the_hand_formula_and_widens_for_correlated_deals():
     from gamelib.stats import clustered_rate
 
-    # independent games (one per deal): se² = C/(C-1) · Σ(y - p)² / n²
+    # independent games (one per deal): se² = C/(C-1) · Σ(y - p)² / n², and the Wilson
+    # interval is taken at the effective n = p(1 - p) / se² (here 9: one game's worth lost to
+    # the small-sample factor)
     y = [1, 0, 1, 1, 0, 1, 1, 0, 1, 1]
     t = _table([0] * 10).assign(ok=y)
     r = clustered_rate(t, "ok").iloc[0]
-    p = 0.7
+    p, z = 0.7, 1.959963984540054
     se = math.sqrt(10 / 9 * sum((v - p) ** 2 for v in y)) / 10
     assert r["rate"] == pytest.approx(p) and r["clusters"] == 10
-    assert r["lo"] == pytest.approx(p - 1.959963984540054 * se)
-    assert r["hi"] == pytest.approx(min(1.0, p + 1.959963984540054 * se))
+    assert r["se"] == pytest.approx(se) and r["effective_games"] == pytest.approx(9)
+    n = 9
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert r["lo"] == pytest.approx(centre - half) and r["hi"] == pytest.approx(centre + half)
+    assert (r["naive_lo"], r["naive_hi"]) == pytest.approx(wilson(7, 10))
+    # every game won: still an interval of positive width (Wilson at all the games)
+    allwon = clustered_rate(t.assign(ok=1), "ok").iloc[0]
+    assert allwon["hi"] == pytest.approx(1.0) and allwon["lo"] == pytest.approx(wilson(10, 10)[0])
     # the same outcomes, each deal played twice with an identical result: twice the games but
     # no more information, so the clustered interval keeps its width while the naive one shrinks
     twice = pd.concat([t, t], ignore_index=True)
