@@ -24,10 +24,14 @@ def plot_rates(
     hi: str = "hi",
     hue: str | None = None,
     ax: Axes | None = None,
-    reference: float | None = None,
+    reference: float | str | None = None,
     **kw: Any,
 ) -> Axes:
-    """Each rate as a point with its interval drawn as an error bar (one colour per ``hue``)."""
+    """Each rate as a point with its interval drawn as an error bar (one colour per ``hue``).
+
+    ``reference``: a number draws one dashed line across the chart (e.g. a fair share of 1/2);
+    the name of a column draws each row's own value as a short dashed line at its ``x`` (e.g.
+    each player's fair share when one player holds several seats)."""
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     groups = [(None, rates)] if hue is None else list(rates.groupby(hue, sort=False, observed=True))
@@ -51,7 +55,13 @@ def plot_rates(
     ax.set_xticks(range(len(cats)), cats)
     ax.set_xlabel(x)
     ax.set_ylabel(y.replace("_", " "))
-    if reference is not None:
+    if isinstance(reference, str):
+        if reference not in rates:
+            raise ValueError(f"reference column {reference!r} is not in the rates table")
+        for v, ref in zip(rates[x].astype(str), rates[reference], strict=True):
+            i = cats.index(v)
+            ax.hlines(float(ref), i - 0.4, i + 0.4, color="grey", lw=1, ls="--")
+    elif reference is not None:
         ax.axhline(reference, color="grey", lw=1, ls="--")
     if hue is not None:
         ax.legend(title=hue)

@@ -1031,3 +1031,19 @@ def sweep(
         "runs": runs,
     }
     return table
+
+
+def combine(tables: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """One table from several runs (e.g. a hand-picked list of rule sets, each simulated on its
+    own), keeping every run's provenance so a stored table can be re-checked run by run."""
+    if not tables:
+        raise ConfigError("combine() needs at least one result table")
+    runs: list[dict[str, Any]] = []
+    for i, t in enumerate(tables):
+        prov = t.attrs.get("provenance")
+        if prov is None:
+            raise ResultsError(f"table {i} has no provenance: not made by simulate() or sweep()")
+        runs.extend(prov.get("runs", [prov]))
+    table = _tidy(pd.concat(tables, ignore_index=True))
+    table.attrs["provenance"] = {"runs": runs}
+    return table

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import statsmodels.formula.api as smf
 from scipy import stats
+from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
 
@@ -540,7 +541,7 @@ def victory_margins(
     return out
 
 
-def interval_text(est: float, lo: float, hi: float, *, digits: int = 3, pct: bool = False) -> str:
+def interval_text(est: float, lo: float, hi: float, digits: int = 3, *, pct: bool = False) -> str:
     """An estimate with its interval as text: ``0.087 [0.078, 0.098]`` or ``8.7% [7.8%, 9.8%]``."""
     if pct:
         d = max(digits - 2, 0)
@@ -576,9 +577,294 @@ def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False
     )
 
 
-def findings(items: Sequence[str], title: str = "Answers") -> str:
-    """A Markdown summary of generated findings (render with ``IPython.display.Markdown``)."""
-    return "\n".join([f"**{title}**", "", *[f"- {item}" for item in items]])
+def findings(items: Sequence[str], title: str | None = None) -> Any:
+    """The notebook's answers as a Markdown bullet list (``IPython.display.Markdown``), so every
+    number, direction and ranking in the summary is rendered from the result tables."""
+    from IPython.display import Markdown
+
+    head = [f"**{title}**", ""] if title else []
+    text = "\n".join([*head, *(f"- {item}" for item in items)])
+    return Markdown(text)  # type: ignore[no-untyped-call]
 
 
 # --- end of issue 9 (notebooks 02/03) helpers --------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# Findings from the data (issue 9): screening with a stated multiple-comparison procedure,
+# intervals clustered by deal, sample sizes for a target precision, and the small formatting
+# helpers a notebook uses to render its answers from its tables.  Generic: any game, any seat.
+# ---------------------------------------------------------------------------------------------
+
+#: the procedures :func:`adjust_pvalues` accepts, by the name a notebook states
+PROCEDURES = {"holm": "Holm", "fdr_bh": "Benjamini–Hochberg"}
+
+
+def adjust_pvalues(
+    table: pd.DataFrame,
+    p: str = "p_value",
+    method: str = "holm",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """``table`` with ``p_adjusted`` and ``reject`` columns from statsmodels' ``multipletests``.
+
+    ``method="holm"`` controls the family-wise error rate (the chance of any false rejection);
+    ``"fdr_bh"`` (Benjamini–Hochberg) the expected share of false rejections.  ``alpha`` is the
+    family's level.  ``table.attrs["procedure"]`` names the procedure for the prose.
+    """
+    if method not in PROCEDURES:
+        raise ValueError(f"method must be one of {sorted(PROCEDURES)}, got {method!r}")
+    if p not in table:
+        raise ValueError(f"the table has no p-value column {p!r}")
+    values = pd.to_numeric(table[p]).astype(float)
+    if values.isna().any() or not values.between(0, 1).all():
+        raise ValueError(f"column {p!r} holds values that are not p-values (NaN or outside 0..1)")
+    out = table.copy()
+    if len(out) == 0:
+        out["p_adjusted"] = pd.Series(dtype=float)
+        out["reject"] = pd.Series(dtype=bool)
+    else:
+        reject, adjusted, _, _ = multipletests(values.to_numpy(), alpha=alpha, method=method)
+        out["p_adjusted"] = adjusted
+        out["reject"] = reject
+    out.attrs["procedure"] = f"{PROCEDURES[method]} at family-wise level {alpha}"
+    if method == "fdr_bh":
+        out.attrs["procedure"] = f"{PROCEDURES[method]} at false-discovery rate {alpha}"
+    return out
+
+
+def seat_screen(
+    table: pd.DataFrame,
+    by: str | list[str],
+    seat: int = 0,
+    null: float | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Seat ``seat``'s share of the decided games per group of ``by`` (e.g. per rule set), with
+    its Wilson interval and the exact binomial test against ``null`` (default: a fair share,
+    1 / number of seats).
+
+    A game counts as decided when it has a sole winner; draws and turn-limit stalls are left out
+    of the share and reported as ``draw_rate`` and ``stall_rate``, so a rule set that is "fair"
+    only because it stalls is visible.  Each row must be an independent game (one game a deal
+    per group); for rotated seats use :func:`clustered_rate`.
+    """
+    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    if seat not in seats:
+        raise ValueError(f"the table has no seat {seat}; seats: {seats}")
+    p0 = 1 / len(seats) if null is None else null
+    if not 0 < p0 < 1:
+        raise ValueError(f"null must lie strictly between 0 and 1, got {p0}")
+    names = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, g in table.groupby(names, observed=True, sort=True):
+        keys = key if isinstance(key, tuple) else (key,)
+        decided = int((g["n_winners"] == 1).sum())
+        wins = int(((g["winner"] == seat) & (g["n_winners"] == 1)).sum())
+        lo, hi = wilson(wins, decided, level)
+        pv = float(stats.binomtest(wins, decided, p0).pvalue) if decided else 1.0
+        rows.append(
+            {
+                **dict(zip(names, keys, strict=True)),
+                "games": len(g),
+                "decided": decided,
+                "wins": wins,
+                "share": wins / decided if decided else float("nan"),
+                "lo": lo,
+                "hi": hi,
+                "p_value": pv,
+                "draw_rate": float((g["n_winners"] != 1).mean()),
+                "stall_rate": float(g["reason"].astype(str).isin(INCOMPLETE).mean()),
+            }
+        )
+    out = pd.DataFrame(rows)
+    out.attrs["null"] = p0
+    return out
+
+
+def wilson_half_width(n: int, p: float = 0.5, level: float = 0.95) -> float:
+    """Half the width of the Wilson interval for ``n`` games whose observed rate is ``p``."""
+    if n <= 0:
+        raise ValueError(f"n must be positive, got {n}")
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    return z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+
+
+def games_for_half_width(half_width: float, p: float = 0.5, level: float = 0.95) -> int:
+    """The fewest games whose Wilson interval at rate ``p`` is at most ±``half_width`` wide
+    (``p = 0.5`` is the widest case, so the answer holds for any rate)."""
+    if not 0 < half_width < 0.5:
+        raise ValueError(f"half_width must lie in (0, 0.5), got {half_width}")
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    n = max(1, math.floor(z * z * p * (1 - p) / half_width**2) - 2 * math.ceil(z * z))
+    while wilson_half_width(n, p, level) > half_width:
+        n += 1
+    return n
+
+
+def _wilson_at(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's interval for an observed rate ``p`` over a (possibly effective, fractional) n."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def clustered_rate(
+    table: pd.DataFrame,
+    success: str | pd.Series,
+    cluster: str = "deal",
+    by: str | list[str] | None = None,
+    weight: str | pd.Series | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """A rate over games that are grouped into correlated clusters (a deal played from every
+    seat, say), with a cluster-robust interval.
+
+    ``success`` is a 0/1 column (or Series); ``weight`` (default 1) says which rows count, e.g.
+    the games a player sat in.  The rate is Σ success / Σ weight and its standard error the
+    ratio estimator's, from the clusters' totals (the sandwich estimator with the small-sample
+    factor C / (C − 1)), so games sharing a deal are not counted as independent evidence.
+    The interval is Wilson's at the effective number of games p(1 − p) / se², capped at the
+    number of games (Korn and Graubard's interval for clustered samples), so it stays inside
+    [0, 1] and keeps a width when every game went the same way.  Columns: ``games``,
+    ``clusters``, ``rate``, ``se``, ``effective_games``, ``lo``, ``hi``, and ``naive_lo`` /
+    ``naive_hi`` (the Wilson interval that treats every game as independent).
+    """
+    y = table[success] if isinstance(success, str) else success
+    w = (
+        pd.Series(1.0, index=table.index)
+        if weight is None
+        else table[weight]
+        if isinstance(weight, str)
+        else weight
+    )
+    if cluster not in table:
+        raise ValueError(f"the table has no cluster column {cluster!r}")
+    df = pd.DataFrame(
+        {
+            "y": pd.to_numeric(y).astype(float) * pd.to_numeric(w).astype(float),
+            "w": pd.to_numeric(w).astype(float),
+            "c": table[cluster].to_numpy(),
+        },
+        index=table.index,
+    )
+    if not df["y"].between(0, 1).all():
+        raise ValueError("success must be 0/1 (or a share between 0 and 1) per game")
+    names = [] if by is None else [by] if isinstance(by, str) else list(by)
+    for k in names:
+        df[k] = table[k]
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    groups = [((), df)] if not names else df.groupby(names, observed=True, sort=True)
+    rows = []
+    for key, g in groups:
+        keys = key if isinstance(key, tuple) else (key,)
+        totals = g.groupby("c", sort=False)[["y", "w"]].sum()
+        totals = totals[totals["w"] > 0]
+        n_c = len(totals)
+        games = float(totals["w"].sum())
+        rate = float(totals["y"].sum() / games) if games else float("nan")
+        if n_c > 1:
+            resid = totals["y"] - rate * totals["w"]
+            se = math.sqrt(n_c / (n_c - 1) * float((resid**2).sum())) / games
+        else:
+            se = float("nan")
+        spread = rate * (1 - rate)
+        n_eff = min(games, spread / se**2) if se > 0 and spread > 0 else games
+        lo, hi = _wilson_at(rate, n_eff, z) if games else (0.0, 1.0)
+        naive = _wilson_at(rate, games, z) if games else (0.0, 1.0)
+        rows.append(
+            {
+                **dict(zip(names, keys, strict=True)),
+                "games": round(games),
+                "clusters": n_c,
+                "rate": rate,
+                "se": se,
+                "effective_games": n_eff,
+                "lo": lo,
+                "hi": hi,
+                "naive_lo": naive[0],
+                "naive_hi": naive[1],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def player_win_rates(table: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Each player's win rate over the games it sat in, with an interval clustered by deal.
+
+    With ``rotate_seats=True`` every deal is played once per seat arrangement, so the games of
+    one deal share its luck: they are one cluster, not independent games.  A player holding
+    several seats in a line-up wins a game when any of them does; ``fair_share`` is the share of
+    the seats it holds (what it would win if seats and players were all alike).
+    """
+    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    names = sorted({str(x) for s in seats for x in table[f"player_{s}"].dropna().unique()})
+    rows = []
+    for name in names:
+        held = pd.Series(0, index=table.index)
+        for s in seats:
+            held += (table[f"player_{s}"].astype(str) == name).astype(int)
+        sat = (held > 0).astype(float)
+        won = (table["winner_player"].astype(str) == name).astype(float)
+        r = clustered_rate(table, won, weight=sat, level=level)
+        share = float((held / pd.Series(len(seats), index=table.index))[sat > 0].mean())
+        rows.append(r.assign(player=name, fair_share=share))
+    out = pd.concat(rows, ignore_index=True)
+    return out[["player", *[c for c in out.columns if c != "player"]]]
+
+
+def player_gap(table: pd.DataFrame, a: str, b: str, level: float = 0.95) -> pd.Series:
+    """How much more often player ``a`` wins than player ``b`` in the same games (a − b, per
+    game), with a t interval over deals: each deal's rotations form one paired observation."""
+    names = {str(x) for c in table.columns if c.startswith("player_") for x in table[c].unique()}
+    missing = [p for p in (a, b) if p not in names]
+    if missing:
+        raise ValueError(f"no player {missing} in the table; players: {sorted(names)}")
+    won = table["winner_player"].astype(str)
+    d = ((won == a).astype(float) - (won == b).astype(float)).groupby(table["deal"]).mean()
+    n = len(d)
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    if sd > 0:
+        lo, hi = stats.t.interval(level, n - 1, loc=mean, scale=sd / n**0.5)
+    else:
+        lo = hi = mean
+    return pd.Series({"diff": mean, "lo": float(lo), "hi": float(hi), "deals": n})
+
+
+def capped(values: pd.Series, cap: int) -> pd.Series:
+    """Counts as ordered labels with the last bin open-ended: ``0, 1, 2, 3+`` for ``cap=3``."""
+    if cap < 1:
+        raise ValueError(f"cap must be at least 1, got {cap}")
+    labels = [str(i) for i in range(cap)] + [f"{cap}+"]
+    v = pd.to_numeric(values).astype(int)
+    if (v < 0).any():
+        raise ValueError("capped() bins counts: the values must not be negative")
+    text = v.clip(upper=cap).map(lambda i: labels[i])
+    return pd.Series(pd.Categorical(text, categories=labels, ordered=True), index=values.index)
+
+
+def rank_correlation(x: Sequence[float], y: Sequence[float], level: float = 0.95) -> pd.Series:
+    """Spearman's rank correlation of two paired series with its interval (Fisher z, with the
+    Bonett–Wright standard error sqrt((1 + rho² / 2) / (n − 3))) — e.g. whether two kinds of
+    player rank rule sets alike.  Noise in both series pulls rho towards 0."""
+    if len(x) != len(y):
+        raise ValueError(f"x and y must pair up, got {len(x)} and {len(y)} values")
+    n = len(x)
+    if n < 4:
+        raise ValueError(f"a rank correlation interval needs at least 4 pairs, got {n}")
+    rho = float(stats.spearmanr(x, y).statistic)
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    r = max(min(rho, 1 - 1e-12), -1 + 1e-12)
+    se = math.sqrt((1 + r * r / 2) / (n - 3))
+    return pd.Series(
+        {
+            "rho": rho,
+            "lo": math.tanh(math.atanh(r) - z * se),
+            "hi": math.tanh(math.atanh(r) + z * se),
+            "n": n,
+        }
+    )
+
+
+# --------------------------------------------------------------------------- end of issue-9 block

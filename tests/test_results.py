@@ -76,3 +76,22 @@ def test_slim_keeps_every_seat_of_a_sweep_over_player_counts():
     kept = slim(table, ["winner", "score_0"])
     assert [c for c in kept.columns if c.startswith("player_")] == [f"player_{s}" for s in range(5)]
     assert "score_1" not in kept and kept["player_4"].notna().sum() == 2
+
+
+def test_combined_runs_keep_each_runs_provenance_and_tidy_dtypes(tmp_path: Path):
+    from gamelib.garner import GARNER
+    from gamelib.sim import ResultsError, combine, save
+
+    runs = [
+        simulate(GARNER.config(s), ["greedy", "greedy"], 3, 11, workers=1, progress=False)
+        for s in ("A", "B")  # B has forbidden_pile_size 6, A None: one nullable column
+    ]
+    table = combine(runs)
+    assert [r["config"]["setup"] for r in table.attrs["provenance"]["runs"]] == ["A", "B"]
+    assert str(table["forbidden_pile_size"].dtype) == "Int64"
+    assert table["forbidden_pile_size"].tolist()[-1] == 6
+    back = load(save(table, tmp_path / "both.parquet"))
+    assert back.attrs["provenance"]["runs"][1]["n_games"] == 3
+    pd.testing.assert_frame_equal(back, table, check_dtype=False)
+    with pytest.raises(ResultsError, match="no provenance"):
+        combine([runs[0], pd.DataFrame(runs[1])])

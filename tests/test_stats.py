@@ -272,7 +272,7 @@ def test_interval_words_follow_the_interval():
     assert direction(-0.2, -0.01, "up", "down", "flat") == "down"
     assert direction(-0.2, 0.01, "up", "down", "flat") == "flat"
     assert direction(0.3, 0.4, "above", "below", "at", at=0.25) == "above"
-    assert findings(["a", "b"], "T") == "**T**\n\n- a\n- b"
+    assert findings(["a", "b"], "T").data == "**T**\n\n- a\n- b"
     row = {"mean_a": 0.258, "mean_b": 0.09, "diff": 0.168, "lo": 0.15, "hi": 0.186}
     assert change_text(row) == "0.090 → 0.258 (+0.168 [+0.150, +0.186])"
     assert change_text(row, pct=True) == "9.0% → 25.8% (+16.8% [+15.0%, +18.6%])"
@@ -293,3 +293,181 @@ def test_clustered_effect_widens_the_interval_for_duplicated_rows():
     assert c["coef"] == pytest.approx(naive["coef"]) and c["clusters"] == 200
     assert c["hi"] - c["lo"] > 1.2 * (naive["hi"] - naive["lo"])
     assert c["lo"] < 2 < c["hi"]
+
+
+# --- issue 9: screening, clustered intervals, sample sizes, rendered findings -----------------
+
+
+def test_interval_text_and_findings_render_the_numbers_given():
+    from gamelib.stats import findings, interval_text
+
+    assert interval_text(0.39333, 0.34, 0.45) == "0.393 [0.340, 0.450]"
+    assert interval_text(0.5, 0.25, 0.75, digits=2) == "0.50 [0.25, 0.75]"
+    md = findings(["a is 0.393", "b"], title="Answers")
+    assert md.data == "**Answers**\n\n- a is 0.393\n- b"
+
+
+def test_adjust_pvalues_matches_hand_computed_holm_and_bh():
+    from gamelib.stats import adjust_pvalues
+
+    t = pd.DataFrame({"rule": list("abcd"), "p_value": [0.01, 0.04, 0.03, 0.005]})
+    holm = adjust_pvalues(t, method="holm", alpha=0.05).set_index("rule")
+    # Holm by hand: sorted p 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1, kept monotone
+    assert holm["p_adjusted"].to_dict() == pytest.approx(
+        {"d": 0.02, "a": 0.03, "c": 0.06, "b": 0.06}
+    )
+    assert holm["reject"].to_dict() == {"a": True, "b": False, "c": False, "d": True}
+    assert "Holm" in holm.attrs["procedure"]
+    bh = adjust_pvalues(t, method="fdr_bh").set_index("rule")
+    # Benjamini–Hochberg by hand: p * 4 / rank, made monotone from the top: all 0.04
+    assert bh["p_adjusted"].to_dict() == pytest.approx({"a": 0.02, "b": 0.04, "c": 0.04, "d": 0.02})
+    assert bh["reject"].all()
+    with pytest.raises(ValueError, match="method must be"):
+        adjust_pvalues(t, method="bonferonni")
+    with pytest.raises(ValueError, match="not p-values"):
+        adjust_pvalues(t.assign(p_value=[0.1, 2.0, 0.3, 0.4]))
+    with pytest.raises(ValueError, match="no p-value column"):
+        adjust_pvalues(t, p="p")
+
+
+def test_seat_screen_counts_decided_games_and_tests_against_a_fair_share():
+    from scipy.stats import binomtest
+
+    from gamelib.stats import seat_screen
+
+    winners = [0] * 14 + [1] * 4 + [-1] * 2 + [0, 1, 0, 1]
+    t = _table(winners).assign(rule=["x"] * 20 + ["y"] * 4)
+    t.loc[18, "reason"] = "turn_limit"
+    s = seat_screen(t, "rule").set_index("rule")
+    assert s.loc["x", "decided"] == 18 and s.loc["x", "wins"] == 14
+    assert s.loc["x", "share"] == pytest.approx(14 / 18)
+    assert s.loc["x", "p_value"] == pytest.approx(binomtest(14, 18, 0.5).pvalue)
+    assert s.loc["x", "lo"] > 0.5  # 14 of 18 is a detectable edge
+    assert s.loc["x", "draw_rate"] == pytest.approx(0.1)
+    assert s.loc["x", "stall_rate"] == pytest.approx(0.05)
+    assert s.loc["y", "share"] == 0.5 and s.loc["y", "p_value"] == pytest.approx(1.0)
+    assert s.attrs["null"] == 0.5
+    with pytest.raises(ValueError, match="no seat 3"):
+        seat_screen(t, "rule", seat=3)
+
+
+def test_games_for_half_width_is_the_smallest_sufficient_n():
+    from gamelib.stats import games_for_half_width, wilson, wilson_half_width
+
+    n = games_for_half_width(0.02)
+    assert wilson_half_width(n) <= 0.02 < wilson_half_width(n - 1)
+    lo, hi = wilson(n // 2, n) if n % 2 == 0 else wilson(n // 2, n - 1)
+    assert 2395 < n < 2405  # z² / (4 · 0.02²) ≈ 2401 under the normal approximation
+    assert (hi - lo) / 2 == pytest.approx(0.02, abs=2e-4)
+    assert games_for_half_width(0.05) < n
+    assert games_for_half_width(0.02, p=0.1) < n  # a rate far from 1/2 is measured faster
+    with pytest.raises(ValueError, match="half_width"):
+        games_for_half_width(0.0)
+
+
+def test_clustered_rate_equals_the_hand_formula_and_widens_for_correlated_deals():
+    from gamelib.stats import clustered_rate
+
+    # independent games (one per deal): se² = C/(C-1) · Σ(y - p)² / n², and the Wilson
+    # interval is taken at the effective n = p(1 - p) / se² (here 9: one game's worth lost to
+    # the small-sample factor)
+    y = [1, 0, 1, 1, 0, 1, 1, 0, 1, 1]
+    t = _table([0] * 10).assign(ok=y)
+    r = clustered_rate(t, "ok").iloc[0]
+    p, z = 0.7, 1.959963984540054
+    se = math.sqrt(10 / 9 * sum((v - p) ** 2 for v in y)) / 10
+    assert r["rate"] == pytest.approx(p) and r["clusters"] == 10
+    assert r["se"] == pytest.approx(se) and r["effective_games"] == pytest.approx(9)
+    n = 9
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert r["lo"] == pytest.approx(centre - half) and r["hi"] == pytest.approx(centre + half)
+    assert (r["naive_lo"], r["naive_hi"]) == pytest.approx(wilson(7, 10))
+    # every game won: still an interval of positive width (Wilson at all the games)
+    allwon = clustered_rate(t.assign(ok=1), "ok").iloc[0]
+    assert allwon["hi"] == pytest.approx(1.0) and allwon["lo"] == pytest.approx(wilson(10, 10)[0])
+    # the same outcomes, each deal played twice with an identical result: twice the games but
+    # no more information, so the clustered interval keeps its width while the naive one shrinks
+    twice = pd.concat([t, t], ignore_index=True)
+    c = clustered_rate(twice, "ok").iloc[0]
+    assert c["games"] == 20 and c["clusters"] == 10
+    assert c["hi"] - c["lo"] == pytest.approx(r["hi"] - r["lo"])
+    assert c["hi"] - c["lo"] > 1.3 * (c["naive_hi"] - c["naive_lo"])
+    # grouped, and with a weight that says which rows count
+    g = clustered_rate(twice.assign(half=[0] * 10 + [1] * 10), "ok", by="half")
+    assert list(g["rate"]) == pytest.approx([0.7, 0.7])
+    w = clustered_rate(t, "ok", weight=pd.Series([1] * 5 + [0] * 5)).iloc[0]
+    assert w["games"] == 5 and w["rate"] == pytest.approx(0.6)
+    with pytest.raises(ValueError, match="cluster column"):
+        clustered_rate(t, "ok", cluster="shuffle")
+
+
+def test_player_win_rates_cluster_rotations_and_know_each_players_fair_share():
+    from gamelib.stats import player_win_rates
+
+    # 3 seats, "r" holds two of them; 4 deals × 3 rotations; the winner is decided by the deal
+    rows = []
+    for deal in range(4):
+        for rot in range(3):
+            seats = ["g", "r", "r"][rot:] + ["g", "r", "r"][:rot]
+            winner = "g" if deal < 3 else "r"
+            rows.append(
+                {"deal": deal, "rotation": rot, "player_0": seats[0], "player_1": seats[1],
+                 "player_2": seats[2], "winner_player": winner}
+            )  # fmt: skip
+    t = pd.DataFrame(rows)
+    r = player_win_rates(t).set_index("player")
+    assert r.loc["g", "rate"] == pytest.approx(0.75) and r.loc["g", "games"] == 12
+    assert r.loc["g", "clusters"] == 4
+    assert r.loc["g", "fair_share"] == pytest.approx(1 / 3)
+    assert r.loc["r", "fair_share"] == pytest.approx(2 / 3)
+    assert r.loc["r", "rate"] == pytest.approx(0.25)
+    # whole deals move together: the clustered interval is wider than the naive one
+    assert r.loc["g", "hi"] - r.loc["g", "lo"] > r.loc["g", "naive_hi"] - r.loc["g", "naive_lo"]
+
+
+def test_player_gap_pairs_the_players_within_each_deal():
+    from gamelib.stats import player_gap
+
+    rows = []
+    for deal in range(6):
+        for rot in range(2):
+            winner = "a" if (deal < 4 or rot == 0) else "b"
+            p0, p1 = ("a", "b") if rot == 0 else ("b", "a")
+            rows.append({"deal": deal, "player_0": p0, "player_1": p1, "winner_player": winner})
+    d = player_gap(pd.DataFrame(rows), "a", "b")
+    # per deal: 1 for the four deals a wins twice, 0 for the two it splits
+    assert d["diff"] == pytest.approx(4 / 6) and d["deals"] == 6
+    sd = math.sqrt(sum((v - 4 / 6) ** 2 for v in [1, 1, 1, 1, 0, 0]) / 5)
+    from scipy import stats as st
+
+    half = st.t.ppf(0.975, 5) * sd / math.sqrt(6)
+    assert d["lo"] == pytest.approx(4 / 6 - half) and d["hi"] == pytest.approx(4 / 6 + half)
+    with pytest.raises(ValueError, match="no player"):
+        player_gap(pd.DataFrame(rows), "a", "c")
+
+
+def test_capped_labels_the_open_ended_bin():
+    from gamelib.stats import capped
+
+    c = capped(pd.Series([0, 1, 2, 3, 7]), 3)
+    assert list(c.astype(str)) == ["0", "1", "2", "3+", "3+"]
+    assert list(c.cat.categories) == ["0", "1", "2", "3+"] and c.cat.ordered
+    with pytest.raises(ValueError, match="negative"):
+        capped(pd.Series([-1]), 3)
+
+
+def test_rank_correlation_interval_follows_fisher_z():
+    from gamelib.stats import rank_correlation
+
+    x = [1, 2, 3, 4, 5, 6, 7, 8]
+    y = [2, 1, 4, 3, 6, 5, 8, 7]
+    r = rank_correlation(x, y)
+    rho = 1 - 6 * 8 / (8 * 63)  # eight adjacent swaps: Σd² = 8
+    se = math.sqrt((1 + rho**2 / 2) / 5)
+    assert r["rho"] == pytest.approx(rho)
+    assert r["lo"] == pytest.approx(math.tanh(math.atanh(rho) - 1.959963984540054 * se))
+    assert r["hi"] == pytest.approx(math.tanh(math.atanh(rho) + 1.959963984540054 * se))
+    assert r["lo"] < rho < r["hi"] < 1
+    with pytest.raises(ValueError, match="at least 4"):
+        rank_correlation([1, 2, 3], [1, 2, 3])
