@@ -18,7 +18,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import Move
+from gamelib.core import Move, game_seeds
 from gamelib.garner import (
     SETUPS,
     Collect,
@@ -190,6 +190,12 @@ def test_kernel_games_keep_every_card(setup: str):
         assert sorted(deck.tolist()) == list(range(n_cards))
     # a deal depends on the seed only, and every game of a batch gets its own deal
     assert len({d.tobytes() for d in games.deals}) == len(games.deals)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1, 2**32, 2**40 + 17, 2**64 - 1, 2**70])
+def test_compiled_game_seeds_equal_the_core_ones(seed: int):
+    # 2**70 takes the Python path; the rest the compiled copy of SeedSequence
+    assert K.seeds_for(seed, 40, start=5).tolist() == game_seeds(seed, 40, start=5)
 
 
 def test_bad_input_is_refused_by_name():
