@@ -105,6 +105,7 @@ def crosscheck(cfg: GarnerConfig, n_games: int, seed: int) -> Counter[str]:
         assert kernel_row["decisions"] == len(decisions)
         assert kernel_row["turns"] == outcome.turns
         seen["games"] += 1
+        seen["games_over_1024_decisions"] += len(decisions) > 1024  # the buffer grew
     return seen
 
 
@@ -123,7 +124,15 @@ def test_the_crosscheck_sample_exercised_every_rule(exercised: Counter[str]):
     if not exercised:
         for cfg in CONFIGS:
             exercised.update(crosscheck(cfg, 1, seed=11))
-    for key in ("lift", "place", "collect", "leave", "layout_empty", "turn_limit"):
+    for key in (
+        "lift",
+        "place",
+        "collect",
+        "leave",
+        "layout_empty",
+        "turn_limit",
+        "games_over_1024_decisions",
+    ):
         assert exercised[key] > 0, f"the sample never saw {key}: {dict(exercised)}"
     assert exercised["place_dead_ends_dropped"] > 0, dict(exercised)
 

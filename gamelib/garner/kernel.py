@@ -51,8 +51,7 @@ FloatArray = npt.NDArray[np.float64]
 # --- params: the config as ints, and the state vector's offsets ----------------------------
 N_SITES, N_CARDS, N_SUITS, TOP_SURFACE, MUST_MOVE, FPS, MAX_TURNS, HEIGHT = range(8)
 O_HEIGHT, O_TOP, O_BELOW, O_PILE, O_LORIG, O_LCARD, O_USED, O_PEND, STATE_LEN = range(8, 17)
-MAX_DECISIONS = 17
-N_PARAMS = 18
+N_PARAMS = 17
 
 MUST_NONE, MUST_ONE, MUST_ALL = 0, 1, 2
 MUST_MOVE_CODES = {"none": MUST_NONE, "one": MUST_ONE, "all": MUST_ALL}
@@ -135,8 +134,6 @@ def tables(config: GarnerConfig) -> KernelTables:
     p[O_USED] = p[O_LCARD] + n_sites
     p[O_PEND] = p[O_USED] + n_sites
     p[STATE_LEN] = p[O_PEND] + n_sites
-    # a turn is one lift, at most one placement per site, one collect and one leave-behind
-    p[MAX_DECISIONS] = config.max_turns * (n_sites + 3)
     for a in (suit_of, number_of, adj, targets, n_targets, p):
         a.setflags(write=False)
     weights = np.array(config.weights, np.float64)
@@ -660,12 +657,17 @@ def new_work(t: Any) -> Any:
 
 
 @njit(cache=True)
-def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> int:
+def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any:
     """The random player on both seats: uniform over the legal options at every decision
-    (seat k draws from stream k + 1). Plays ``st`` to the end, writes each decision to
-    ``decisions`` and returns how many there were."""
+    (seat k draws from stream k + 1). Plays ``st`` to the end and returns ``(n, decisions)``:
+    how many decisions there were and the buffer holding them (``decisions``, or a larger copy
+    when the game outgrew it)."""
     n_dec = 0
     while st[PHASE] != OVER:
+        if n_dec == len(decisions):
+            grown = np.empty(2 * len(decisions) + 16, np.int64)
+            grown[:n_dec] = decisions
+            decisions = grown
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("garner kernel: no legal decision in an unfinished game")
@@ -674,7 +676,7 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> int
         decisions[n_dec] = d
         n_dec += 1
         apply(t, st, d, work)
-    return n_dec
+    return n_dec, decisions
 
 
 @njit(cache=True)
@@ -692,7 +694,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     scores = np.zeros((n_games, 2), np.float64)
     piles = np.zeros((n_games, 2, p[N_SUITS]), np.int64)
     work = new_work(t)
-    buf = np.empty(p[MAX_DECISIONS], np.int64)
+    buf = np.empty(1024, np.int64)  # one game's decisions; grows for very long games
     deck = np.empty(p[N_CARDS], np.int64)
     n_rec = n_games if record else 0
     decisions = np.empty(n_rec * 64, np.int16)
@@ -701,7 +703,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     for g in range(n_games):
         rs = _rng_streams(seeds[g])
         st = deal(t, rs, deck)
-        n_dec = play_random_game(t, rs, st, work, buf)
+        n_dec, buf = play_random_game(t, rs, st, work, buf)
         result(t, st, results[g], scores[g], piles[g])
         results[g, R_DECISIONS] = n_dec
         if record:
