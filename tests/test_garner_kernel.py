@@ -18,7 +18,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import Move, game_seeds
+from gamelib.core import ConfigError, Move, game_seeds
 from gamelib.garner import (
     SETUPS,
     Collect,
@@ -208,8 +208,10 @@ def test_compiled_game_seeds_equal_the_core_ones(seed: int):
 
 
 def test_bad_input_is_refused_by_name():
-    with pytest.raises(ValueError, match="n_games must be a non-negative int"):
+    with pytest.raises(ConfigError, match="n_games must be a non-negative int"):
         K.play_random(SETUPS["A"], -1, seed=1)
+    with pytest.raises(ConfigError, match="needs a GarnerConfig, got str"):
+        K.play_random("standard", 1, seed=1)  # type: ignore[arg-type]
     t = K.tables(SETUPS["A"])
     with pytest.raises(ValueError, match="every card of the deck exactly once"):
         K.state_from_deal(t, [0] * 27)

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from gamelib.core import game_seeds
+from gamelib.core import ConfigError, game_seeds
 
 # the phases are the reference's: LIFT, PLACE, COLLECT, LEAVE, OVER
 from gamelib.garner.rules import COLLECT, LEAVE, LIFT, OVER, PLACE, GarnerConfig
@@ -272,7 +272,7 @@ def pop(t: Any, st: Any, site: int) -> int:
 
 @njit(cache=True)
 def empty_state(t: Any) -> Any:
-    """A turn starts with seat 0 lifting; an empty layout (fill it with ``push``)."""
+    """Seat 0 moves first, lifting; the layout starts empty (fill it with ``push``)."""
     p = t.params
     st = np.zeros(p[STATE_LEN], np.int64)
     st[p[O_TOP] : p[O_TOP] + p[N_SITES]] = -1
@@ -751,8 +751,10 @@ def play_random(
     """Play ``n_games`` random-vs-random games in compiled code; game ``i`` is seeded with the
     ``i``-th per-game seed of ``seed`` (``gamelib.core.game_seeds``), as ``simulate`` seeds its
     games — but the kernel's own random streams make these games differ from ``simulate``'s."""
+    if not isinstance(config, GarnerConfig):
+        raise ConfigError(f"play_random needs a GarnerConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative int, got {n_games!r}")
+        raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
     t = tables(config)
     seeds = seeds_for(seed, n_games, start)
     results, scores, piles, decisions, offsets, deals = play_random_batch(t, seeds, record)
