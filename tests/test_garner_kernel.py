@@ -18,14 +18,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import ConfigError, Move, game_seeds
+from gamelib.core import ConfigError, game_seeds
 from gamelib.garner import (
     SETUPS,
-    Collect,
     GarnerConfig,
-    LeaveBehind,
-    Lift,
-    Place,
     custom,
     new_state,
 )
@@ -52,16 +48,6 @@ def _label(cfg: GarnerConfig) -> str:
     )
 
 
-def _reference_move(phase: int, option: tuple[int, ...]) -> Move:
-    if phase == K.LIFT:
-        return Lift(option)
-    if phase == K.PLACE:
-        return Place(option[0])
-    if phase == K.COLLECT:
-        return Collect(option)
-    return LeaveBehind(option[0])
-
-
 def crosscheck(cfg: GarnerConfig, n_games: int, seed: int) -> Counter[str]:
     """Replay ``n_games`` kernel games through the reference; counts what the games exercised."""
     t = K.tables(cfg)
@@ -80,7 +66,7 @@ def crosscheck(cfg: GarnerConfig, n_games: int, seed: int) -> Counter[str]:
             assert phase == ref.phase, where
             assert int(st[K.TO_MOVE]) == ref.current_player(), where
             options = K.legal_groups(t, st, work)
-            moves = [_reference_move(phase, o) for o in options]
+            moves = [K.reference_move(phase, o) for o in options]
             assert moves == ref.legal_moves(), where
             chosen = [m for o, m in zip(options, moves, strict=True) if o[0] == d]
             assert len(chosen) == 1, f"{where}: decision {d} is not one legal option"

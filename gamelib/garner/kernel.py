@@ -40,10 +40,22 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from gamelib.core import ConfigError, game_seeds
+from gamelib.core import ConfigError, Move, game_seeds
 
 # the phases are the reference's: LIFT, PLACE, COLLECT, LEAVE, OVER
-from gamelib.garner.rules import COLLECT, LEAVE, LIFT, OVER, PLACE, GarnerConfig
+from gamelib.garner.rules import (
+    COLLECT,
+    LEAVE,
+    LIFT,
+    OVER,
+    PLACE,
+    Collect,
+    GarnerConfig,
+    GarnerState,
+    LeaveBehind,
+    Lift,
+    Place,
+)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -845,3 +857,92 @@ def piles(t: KernelTables, st: IntArray) -> list[list[int]]:
     p = t.params
     n, o = int(p[N_SUITS]), int(p[O_PILE])
     return [[int(x) for x in st[o + k * n : o + (k + 1) * n]] for k in (0, 1)]
+
+
+def reference_move(phase: int, option: tuple[int, ...]) -> Move:
+    """The reference engine's move for one of ``legal_groups``' options in ``phase``."""
+    if phase == LIFT:
+        return Lift(option)
+    if phase == PLACE:
+        return Place(option[0])
+    if phase == COLLECT:
+        return Collect(option)
+    if phase == LEAVE:
+        return LeaveBehind(option[0])
+    raise ValueError(f"no decision is taken in phase {phase}")
+
+
+def from_reference(state: GarnerState) -> tuple[KernelTables, IntArray]:
+    """The kernel state of a reference position, mid-turn and hand-built ones included."""
+    t = tables(state.config)
+    p = t.params
+    st: IntArray = empty_state(t)
+    for s, stack in enumerate(state.stacks):
+        for card in stack:
+            push(t, st, s, card)
+    n_suits = int(p[N_SUITS])
+    for k in (0, 1):
+        for u in range(n_suits):
+            st[p[O_PILE] + k * n_suits + u] = state.piles[k][u]
+    st[TO_MOVE], st[PHASE], st[TURNS] = state.to_move, state.phase, state.turns
+    if state.phase == PLACE:
+        origins, placed = state._origins, state.placed
+        st[N_LIFTED], st[LIFT_POS] = len(origins), len(placed)
+        st[MOVED] = any(o != s for o, s in zip(origins, placed, strict=False))
+        for i, o in enumerate(origins):
+            st[p[O_LORIG] + i] = o
+        for i, (_, card) in enumerate(state.lifted):
+            st[p[O_LCARD] + len(placed) + i] = card
+        for s in placed:
+            st[p[O_USED] + s] = 1
+    if state.phase == LEAVE:
+        st[N_PENDING] = len(state.pending)
+        for i, s in enumerate(state.pending):
+            st[p[O_PEND] + i] = s
+    per_turn = state.collected_per_turn
+    st[CARDS_0], st[CARDS_1] = len(state.collected[0]), len(state.collected[1])
+    st[EMPTY_COLLECTS] = sum(1 for k in per_turn if k == 0)
+    st[MAX_COLLECT] = max(per_turn, default=0)
+    st[N_LEFT] = state.cards_in_layout()
+    if state.phase == OVER:
+        st[REASON] = TURN_LIMIT if any(state.stacks) else LAYOUT_EMPTY
+    return t, st
+
+
+def same_position(t: KernelTables, a: IntArray, b: IntArray) -> list[str]:
+    """Where two kernel states differ in anything the rules read (empty: the same position);
+    fields that no longer matter in the current phase (a finished distribution's) are skipped."""
+    p = t.params
+    out = []
+    if layout(t, a) != layout(t, b):
+        out.append("layout")
+    if piles(t, a) != piles(t, b):
+        out.append("piles")
+    fields = [
+        ("TO_MOVE", TO_MOVE),
+        ("PHASE", PHASE),
+        ("TURNS", TURNS),
+        ("CARDS_0", CARDS_0),
+        ("CARDS_1", CARDS_1),
+        ("EMPTY_COLLECTS", EMPTY_COLLECTS),
+        ("MAX_COLLECT", MAX_COLLECT),
+        ("N_LEFT", N_LEFT),
+    ]
+    phase = int(a[PHASE])
+    if phase == PLACE:
+        fields += [("N_LIFTED", N_LIFTED), ("LIFT_POS", LIFT_POS), ("MOVED", MOVED)]
+        n, pos = int(a[N_LIFTED]), int(a[LIFT_POS])
+        for i in range(n):
+            fields.append((f"lift_origin[{i}]", int(p[O_LORIG]) + i))
+        for i in range(pos, n):
+            fields.append((f"lift_card[{i}]", int(p[O_LCARD]) + i))
+        for s in range(int(p[N_SITES])):
+            fields.append((f"used[{s}]", int(p[O_USED]) + s))
+    if phase == LEAVE:
+        fields.append(("N_PENDING", N_PENDING))
+        for i in range(int(a[N_PENDING])):
+            fields.append((f"pending[{i}]", int(p[O_PEND]) + i))
+    if phase == OVER:
+        fields.append(("REASON", REASON))
+    out += [name for name, i in fields if a[i] != b[i]]
+    return out
