@@ -254,18 +254,35 @@ def mean_table(
 
 
 def effect(
-    values: pd.DataFrame, formula: str, term: str, by: str | None = None, level: float = 0.95
+    values: pd.DataFrame,
+    formula: str,
+    term: str,
+    by: str | None = None,
+    level: float = 0.95,
+    cluster: str | None = None,
 ) -> pd.DataFrame:
     """The coefficient of ``term`` in an OLS fit of ``formula`` (statsmodels), with its
-    interval, per group of ``by`` — e.g. points per captured zero, holding captures fixed."""
+    interval, per group of ``by`` — e.g. points per captured zero, holding captures fixed.
+
+    With ``cluster`` (a column), standard errors are cluster-robust (statsmodels ``cov_type=
+    "cluster"``): rows that share a cluster value (the seats of one game, the seat rotations of
+    one deal) are not independent, so the interval counts clusters; a ``clusters`` column says
+    how many."""
     groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
     rows = []
     for key, g in groups:
-        fit = smf.ols(formula, data=g).fit()
+        model = smf.ols(formula, data=g)
+        if cluster is None:
+            fit = model.fit()
+        else:
+            groups_of = pd.factorize(g[cluster])[0]
+            fit = model.fit(cov_type="cluster", cov_kwds={"groups": groups_of})
         lo, hi = fit.conf_int(alpha=1 - level).loc[term]
         row: dict[str, object] = {} if by is None else {by: key}
+        row["n"] = int(fit.nobs)
+        if cluster is not None:
+            row["clusters"] = int(g[cluster].nunique())
         row.update(
-            n=int(fit.nobs),
             coef=float(fit.params[term]),
             lo=float(lo),
             hi=float(hi),
@@ -329,8 +346,6 @@ def rates_against_reference(
     ``reference`` is a number or the name of a column (e.g. each seat's fair share).  Adds
     ``reference``, ``p_value``, ``p_adjusted`` and ``differs`` (rejected after adjustment).
     """
-    from statsmodels.stats.multitest import multipletests
-
     if rates.empty:
         raise ValueError("no rates to test")
     out = rates.copy()
@@ -342,9 +357,9 @@ def rates_against_reference(
     counts = out[n].to_numpy(dtype=float)
     z = (out[rate].to_numpy(dtype=float) - p0) / (p0 * (1 - p0) / counts) ** 0.5
     out["p_value"] = 2 * stats.norm.sf(abs(z))
-    reject, p_adj, _, _ = multipletests(out["p_value"], alpha=alpha, method=method)
-    out["p_adjusted"] = p_adj
-    out["differs"] = reject
+    adjusted = adjust_pvalues(out, method=method, alpha=alpha)
+    out["p_adjusted"] = adjusted["p_adjusted"]
+    out["differs"] = adjusted["reject"]
     out.attrs["procedure"] = {"method": method, "alpha": alpha, "tests": len(out)}
     return out
 
@@ -437,37 +452,6 @@ def paired_effects(
     return out
 
 
-def clustered_effect(
-    values: pd.DataFrame,
-    formula: str,
-    term: str,
-    cluster: str = "deal",
-    by: str | None = None,
-    level: float = 0.95,
-) -> pd.DataFrame:
-    """Like :func:`effect`, with cluster-robust standard errors (statsmodels ``cov_type=
-    "cluster"``): rows that share a ``cluster`` value (the seats of one game, the seat
-    rotations of one deal) are not independent, so the interval counts clusters."""
-    groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
-    rows = []
-    for key, g in groups:
-        fit = smf.ols(formula, data=g).fit(
-            cov_type="cluster", cov_kwds={"groups": pd.factorize(g[cluster])[0]}
-        )
-        lo, hi = fit.conf_int(alpha=1 - level).loc[term]
-        row: dict[str, object] = {} if by is None else {by: key}
-        row.update(
-            n=int(fit.nobs),
-            clusters=int(g[cluster].nunique()),
-            coef=float(fit.params[term]),
-            lo=float(lo),
-            hi=float(hi),
-            p_value=float(fit.pvalues[term]),
-        )
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 def share_at_least(
     values: pd.DataFrame,
     column: str,
@@ -500,6 +484,8 @@ def share_at_least(
 
 def top_coded(values: pd.Series, top: int) -> pd.Series:
     """Counts as ordered labels with the open-ended last bin marked: 0, 1, 2, ``"3+"``."""
+    if top < 1:
+        raise ValueError(f"top must be at least 1, got {top}")
     labels = [str(i) for i in range(top)] + [f"{top}+"]
     lowest = int(values.min()) if len(values) else 0
     if lowest < 0:
@@ -830,18 +816,6 @@ def player_gap(table: pd.DataFrame, a: str, b: str, level: float = 0.95) -> pd.S
     else:
         lo = hi = mean
     return pd.Series({"diff": mean, "lo": float(lo), "hi": float(hi), "deals": n})
-
-
-def capped(values: pd.Series, cap: int) -> pd.Series:
-    """Counts as ordered labels with the last bin open-ended: ``0, 1, 2, 3+`` for ``cap=3``."""
-    if cap < 1:
-        raise ValueError(f"cap must be at least 1, got {cap}")
-    labels = [str(i) for i in range(cap)] + [f"{cap}+"]
-    v = pd.to_numeric(values).astype(int)
-    if (v < 0).any():
-        raise ValueError("capped() bins counts: the values must not be negative")
-    text = v.clip(upper=cap).map(lambda i: labels[i])
-    return pd.Series(pd.Categorical(text, categories=labels, ordered=True), index=values.index)
 
 
 def rank_correlation(x: Sequence[float], y: Sequence[float], level: float = 0.95) -> pd.Series:

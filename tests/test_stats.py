@@ -281,7 +281,7 @@ def test_interval_words_follow_the_interval():
 def test_clustered_effect_widens_the_interval_for_duplicated_rows():
     import numpy as np
 
-    from gamelib.stats import clustered_effect, effect
+    from gamelib.stats import effect
 
     rng = np.random.default_rng(3)
     x = rng.normal(size=200)
@@ -289,7 +289,7 @@ def test_clustered_effect_widens_the_interval_for_duplicated_rows():
     once = pd.DataFrame({"x": x, "y": y, "deal": range(200)})
     twice = pd.concat([once, once], ignore_index=True)  # every deal counted twice
     naive = effect(twice, "y ~ x", "x").iloc[0]
-    c = clustered_effect(twice, "y ~ x", "x", cluster="deal").iloc[0]
+    c = effect(twice, "y ~ x", "x", cluster="deal").iloc[0]
     assert c["coef"] == pytest.approx(naive["coef"]) and c["clusters"] == 200
     assert c["hi"] - c["lo"] > 1.2 * (naive["hi"] - naive["lo"])
     assert c["lo"] < 2 < c["hi"]
@@ -447,14 +447,16 @@ def test_player_gap_pairs_the_players_within_each_deal():
         player_gap(pd.DataFrame(rows), "a", "c")
 
 
-def test_capped_labels_the_open_ended_bin():
-    from gamelib.stats import capped
+def test_top_coded_labels_the_open_ended_bin():
+    from gamelib.stats import top_coded
 
-    c = capped(pd.Series([0, 1, 2, 3, 7]), 3)
+    c = top_coded(pd.Series([0, 1, 2, 3, 7]), 3)
     assert list(c.astype(str)) == ["0", "1", "2", "3+", "3+"]
     assert list(c.cat.categories) == ["0", "1", "2", "3+"] and c.cat.ordered
     with pytest.raises(ValueError, match="negative"):
-        capped(pd.Series([-1]), 3)
+        top_coded(pd.Series([-1]), 3)
+    with pytest.raises(ValueError, match="at least 1"):
+        top_coded(pd.Series([1]), 0)
 
 
 def test_rank_correlation_interval_follows_fisher_z():

@@ -16,9 +16,9 @@ Layout, shaped for speed (every array is ``int64`` unless said otherwise):
   ``TURNS``, …), then ``height[site]`` and ``top[site]`` (the top card, -1 when empty), then
   ``below[card]`` (the card under it, -1 at the bottom): each stack is a linked list, so a lift or
   a placement is O(1) and the state stays ~``2·sites + cards`` long. Then both scoring piles
-  ``pile[seat·suits + suit]``, the lifted cards still to place (``lift_origin``, ``lift_card``,
-  lowest origin first), the sites already given a card this distribution (``used``) and the suit
-  group awaiting the never-exactly-6 decision (``pending``).
+  ``pile[seat·suits + suit]``, the lifted cards (``lift_origin``, ``lift_card``, lowest origin
+  first; ``LIFT_POS`` of them already placed), the sites already given a card this distribution
+  (``used``) and the suit group awaiting the never-exactly-6 decision (``pending``).
 * **Decisions** are sites, ``0 ≤ d < rows·cols``, whatever the phase: lift the number group whose
   lowest site is ``d``; place the next lifted card on ``d``; collect the suit group whose lowest
   site is ``d``; leave the card on ``d`` behind. Legal decisions come in the reference's order
@@ -56,6 +56,7 @@ from gamelib.garner.rules import (
     Lift,
     Place,
 )
+from gamelib.garner.rules import _tables as reference_tables
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -101,36 +102,20 @@ class KernelTables(NamedTuple):
 
 @lru_cache(maxsize=64)
 def tables(config: GarnerConfig) -> KernelTables:
-    """The kernel's tables for one config (built in Python once, like the reference's)."""
-    r, c = config.rows, config.cols
-    n_sites = r * c
-    n_cards = sum(config.suit_sizes)
+    """The kernel's tables for one config: the reference's own tables, as arrays."""
+    ref = reference_tables(config)
+    n_sites = ref.n_sites
+    n_cards = len(ref.suit_of)
     n_suits = config.n_suits
-    suit_of = np.repeat(np.arange(n_suits), config.suit_sizes).astype(np.int64)
-    number_of = np.concatenate([np.arange(1, k + 1) for k in config.suit_sizes]).astype(np.int64)
+    suit_of = np.array(ref.suit_of, np.int64)
+    number_of = np.array(ref.number_of, np.int64)
     adj = np.full((n_sites, 4), -1, np.int64)
     targets = np.full((n_sites, n_sites), -1, np.int64)
     n_targets = np.zeros(n_sites, np.int64)
     for s in range(n_sites):
-        i, j = divmod(s, c)
-        near = [
-            a * c + b
-            for a, b in ((i - 1, j), (i, j - 1), (i, j + 1), (i + 1, j))
-            if 0 <= a < r and 0 <= b < c
-        ]
-        adj[s, : len(near)] = near
-        ts = [
-            t
-            for t in range(n_sites)
-            if not config.straight_line
-            or t // c == i
-            or t % c == j
-            or abs(t // c - i) == abs(t % c - j)
-        ]
-        if config.must_move == "all":
-            ts = [t for t in ts if t != s]
-        targets[s, : len(ts)] = ts
-        n_targets[s] = len(ts)
+        adj[s, : len(ref.adj[s])] = ref.adj[s]
+        targets[s, : len(ref.targets[s])] = ref.targets[s]
+        n_targets[s] = len(ref.targets[s])
     p = np.zeros(N_PARAMS, np.int64)
     p[N_SITES], p[N_CARDS], p[N_SUITS] = n_sites, n_cards, n_suits
     p[TOP_SURFACE] = config.top_layer == "surface"
