@@ -12,6 +12,9 @@ play in batches of games that never return to Python per decision, its speed-up 
 engine's row of the same run, and its first-call cost — compiling from scratch (a fresh numba
 cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs just the Garner
 rows (no peers, no scaling run).
+
+Gargon's compiled core (``gamelib.gargon.kernel``) gets the same rows for 3, 4 and 5 players
+(random play on every seat) and its own first-call cost; ``--only gargon`` runs just those.
 """
 
 from __future__ import annotations
@@ -121,6 +124,54 @@ def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
             return int(play_random(cfg, n, 12345, start=start).table["decisions"].sum())
 
         cases.append((f"garner {setup}", "random ×2 kernel", play))
+    return cases
+
+
+GARGON_KERNEL_FIRST_CALL = """
+import time
+t0 = time.perf_counter()
+from gamelib.gargon.rules import GargonConfig
+from gamelib.gargon.kernel import play_random
+t1 = time.perf_counter()
+play_random(GargonConfig(), 1, 0, record=True)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+
+def gargon_kernel_first_call() -> dict[str, float]:
+    """Seconds for the Gargon kernel's first call in a new process: compiling (an empty numba
+    cache, so the Garner kernel functions it shares compile too) and loading the disk cache."""
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("compile_s", "cached_s"):
+            run = subprocess.run(
+                [sys.executable, "-c", GARGON_KERNEL_FIRST_CALL],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            import_s, call_s = map(float, run.stdout.split())
+            out[label] = round(call_s, 2)
+            out["import_s"] = round(import_s, 2)
+    return out
+
+
+def gargon_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
+    """(name, players, play-a-batch) for Gargon's compiled core, 3, 4 and 5 players."""
+    from gamelib.gargon.kernel import play_random
+
+    gargon = GAMES["gargon"]
+    cases: list[tuple[str, str, Callable[[int, int], int]]] = []
+    for n in (3, 4, 5):
+        cfg = gargon.config(f"{n}p")
+        play_random(cfg, 1, 0)  # load (or compile) outside the timing
+
+        def play(start: int, n_games: int, cfg: Any = cfg) -> int:
+            return int(play_random(cfg, n_games, 12345, start=start).table["decisions"].sum())
+
+        cases.append((f"gargon {n}p", f"random ×{n} kernel", play))
     return cases
 
 
@@ -265,19 +316,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["garner"],
-        help="only Garner's rows (Python engine and kernel): no peers, no scaling run",
+        choices=["garner", "gargon"],
+        help="only this game's rows (Python engine and kernel): no peers, no scaling run",
     )
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     if args.only:
         peers: list[tuple[str, str, Callable[[int], int]]] = []
         missing: list[str] = []
-        ours_cases = [c for c in gamelib_cases() if c[0].startswith("garner")]
+        ours_cases = [c for c in gamelib_cases() if c[0].startswith(args.only)]
     else:
         peers, missing = peer_cases()
         ours_cases = gamelib_cases()
-    first_call = kernel_first_call()
+    first_call = kernel_first_call() if args.only != "gargon" else {}
+    gargon_first_call = gargon_kernel_first_call() if args.only != "garner" else {}
     print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
 
     def show(r: dict[str, Any]) -> None:
@@ -291,21 +343,25 @@ def main(argv: list[str] | None = None) -> int:
             r = {"kind": kind, "case": name, "players": players, **measure(fn, args.seconds)}
             rows.append(r)
             show(r)
-    for name, players, batch_fn in kernel_cases():
+    batch_cases = kernel_cases() if args.only != "gargon" else []
+    batch_cases += gargon_kernel_cases() if args.only != "garner" else []
+    for name, players, batch_fn in batch_cases:
         r = {"kind": "kernel", "case": name, "players": players}
         r.update(measure_batches(batch_fn, args.seconds))
         rows.append(r)
         show(r)
     for note in missing:
         print(f"skipped: {note}")
-    print(
-        f"\nGarner kernel, first call in a new process: {first_call['compile_s']} s compiling "
-        f"(empty cache), {first_call['cached_s']} s from the on-disk cache "
-        f"(import {first_call['import_s']} s)"
-    )
+    for game, fc in (("Garner", first_call), ("Gargon", gargon_first_call)):
+        if fc:
+            print(
+                f"\n{game} kernel, first call in a new process: {fc['compile_s']} s compiling "
+                f"(empty cache), {fc['cached_s']} s from the on-disk cache "
+                f"(import {fc['import_s']} s)"
+            )
     speedups = []
     python_rows = {
-        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"
+        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random ×")
     }
     print(
         f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
@@ -358,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "rows": rows,
         "kernel_first_call": first_call,
+        "gargon_kernel_first_call": gargon_first_call,
         "kernel_speedups": speedups,
         "ratios": ratios,
         "scaling": scale,
