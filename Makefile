@@ -5,14 +5,16 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
 LINTED := gamelib tests bench
+CROSSCHECK_GAMES ?= 100000
 
-.PHONY: help install analysis test lint lab bench lock clean
+.PHONY: help install analysis test lint lab bench crosscheck lock clean
 
 help:
 	@echo "make analysis  - set up .venv and execute every notebook in place"
 	@echo "make test      - set up .venv, lint, type-check, run unit, property and notebook tests"
 	@echo "make lab       - open JupyterLab on notebooks/"
 	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
+	@echo "make crosscheck - replay 10^5 compiled Garner games through the reference engine"
 	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
 
 $(BIN)/python:
@@ -48,6 +50,10 @@ lab: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench
+
+# the same check as `make test` runs on a small sample; CROSSCHECK_GAMES=10000 for a shorter run
+crosscheck: $(STAMP)
+	GARNER_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel.py
 
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools

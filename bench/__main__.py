@@ -6,14 +6,24 @@ pure-Python games and RLCard's UNO with random agents (installed by the ``bench`
 ratios between them, and ``simulate`` on 1 and 2 workers.  Each line plays seeded games back to
 back for about ``--seconds``; nothing is asserted.  Results: a table on stdout and
 ``bench/results/latest.json``.
+
+Garner's compiled core (``gamelib.garner.kernel``) is timed beside the Python engine: random
+play in batches of games that never return to Python per decision, its speed-up over the Python
+engine's row of the same run, and its first-call cost — compiling from scratch (a fresh numba
+cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs just the Garner
+rows (no peers, no scaling run).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +53,75 @@ def measure(play_one: Callable[[int], int], seconds: float) -> dict[str, float]:
         "games_per_s": round(games / elapsed, 1),
         "decisions_per_s": round(decisions / elapsed, 0),
     }
+
+
+def measure_batches(play_batch: Callable[[int, int], int], seconds: float) -> dict[str, float]:
+    """Play batches of games until ``seconds`` have passed; ``play_batch(start, n)`` plays games
+    ``start … start + n - 1`` of one seeded run and returns their decisions."""
+    batch = 200
+    games = decisions = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds or games < 3:
+        decisions += play_batch(games, batch)
+        games += batch
+        elapsed = time.perf_counter() - start
+        batch = min(batch * 2, 5000)
+    return {
+        "games": games,
+        "decisions": decisions,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 0),
+    }
+
+
+KERNEL_FIRST_CALL = """
+import time
+t0 = time.perf_counter()
+from gamelib.garner import SETUPS
+from gamelib.garner.kernel import play_random
+t1 = time.perf_counter()
+play_random(SETUPS["A"], 1, 0, record=True)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+
+def kernel_first_call() -> dict[str, float]:
+    """Seconds for the Garner kernel's first call in a new process: compiling everything (a
+    fresh, empty numba cache) and loading the on-disk cache that the first run wrote."""
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("compile_s", "cached_s"):
+            run = subprocess.run(
+                [sys.executable, "-c", KERNEL_FIRST_CALL],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            import_s, call_s = map(float, run.stdout.split())
+            out[label] = round(call_s, 2)
+            out["import_s"] = round(import_s, 2)
+    return out
+
+
+def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
+    """(name, players, play-a-batch) for Garner's compiled core, every setup."""
+    from gamelib.garner.kernel import play_random
+
+    garner = GAMES["garner"]
+    cases: list[tuple[str, str, Callable[[int, int], int]]] = []
+    for setup in garner.setups:
+        cfg = garner.config(setup)
+        play_random(cfg, 1, 0)  # load (or compile) outside the timing
+
+        def play(start: int, n: int, cfg: Any = cfg) -> int:
+            return int(play_random(cfg, n, 12345, start=start).table["decisions"].sum())
+
+        cases.append((f"garner {setup}", "random ×2 kernel", play))
+    return cases
 
 
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
@@ -184,45 +263,102 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scaling-games", type=int, default=12000, help="games for the 1-vs-2 worker run"
     )
+    parser.add_argument(
+        "--only",
+        choices=["garner"],
+        help="only Garner's rows (Python engine and kernel): no peers, no scaling run",
+    )
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
-    peers, missing = peer_cases()
+    if args.only:
+        peers: list[tuple[str, str, Callable[[int], int]]] = []
+        missing: list[str] = []
+        ours_cases = [c for c in gamelib_cases() if c[0].startswith("garner")]
+    else:
+        peers, missing = peer_cases()
+        ours_cases = gamelib_cases()
+    first_call = kernel_first_call()
     print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
-    for kind, cases in (("gamelib", gamelib_cases()), ("peer", peers)):
+
+    def show(r: dict[str, Any]) -> None:
+        print(
+            f"{r['case']:<44} {r['players']:<18} {r['games_per_s']:>10,.1f} "
+            f"{r['decisions_per_s']:>12,.0f}"
+        )
+
+    for kind, cases in (("gamelib", ours_cases), ("peer", peers)):
         for name, players, fn in cases:
             r = {"kind": kind, "case": name, "players": players, **measure(fn, args.seconds)}
             rows.append(r)
-            print(
-                f"{name:<44} {players:<18} {r['games_per_s']:>10,.1f} "
-                f"{r['decisions_per_s']:>12,.0f}"
-            )
+            show(r)
+    for name, players, batch_fn in kernel_cases():
+        r = {"kind": "kernel", "case": name, "players": players}
+        r.update(measure_batches(batch_fn, args.seconds))
+        rows.append(r)
+        show(r)
     for note in missing:
         print(f"skipped: {note}")
+    print(
+        f"\nGarner kernel, first call in a new process: {first_call['compile_s']} s compiling "
+        f"(empty cache), {first_call['cached_s']} s from the on-disk cache "
+        f"(import {first_call['import_s']} s)"
+    )
+    speedups = []
+    python_rows = {
+        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"
+    }
+    print(
+        f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
+    )
+    for r in rows:
+        base = python_rows.get(r["case"])
+        if r["kind"] != "kernel" or base is None:
+            continue
+        up = r["decisions_per_s"] / base["decisions_per_s"]
+        speedups.append(
+            {
+                "case": r["case"],
+                "baseline": base["decisions_per_s"],
+                "now": r["decisions_per_s"],
+                "speedup": round(up, 1),
+            }
+        )
+        print(
+            f"{r['case']:<22} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
+            f"{up:>8.1f}×"
+        )
     ratios = []
-    ours = [r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random")]
+    ours = [
+        r for r in rows if r["kind"] in ("gamelib", "kernel") and r["players"].startswith("random")
+    ]
     theirs = [r for r in rows if r["kind"] == "peer"]
     if theirs:
         print("\ndecisions/s ratio (gamelib random play ÷ peer)")
-        print(f"{'':<22}" + "".join(f"{p['case'].split()[-1][:16]:>18}" for p in theirs))
+        print(f"{'':<30}" + "".join(f"{p['case'].split()[-1][:16]:>18}" for p in theirs))
         for r in ours:
-            line = f"{r['case']:<22}"
+            label = f"{r['case']}{' kernel' if r['kind'] == 'kernel' else ''}"
+            line = f"{label:<30}"
             for p in theirs:
                 ratio = r["decisions_per_s"] / p["decisions_per_s"]
-                ratios.append({"gamelib": r["case"], "peer": p["case"], "ratio": round(ratio, 2)})
+                ratios.append({"gamelib": label, "peer": p["case"], "ratio": round(ratio, 2)})
                 line += f"{ratio:>18.2f}"
             print(line)
-    scale = scaling(args.scaling_games)
-    print(
-        f"\nsimulate(), {scale['games']} standard Garner games, random play: "
-        f"1 worker {scale['seconds_1_worker']} s, 2 workers {scale['seconds_2_workers']} s, "
-        f"speed-up {scale['speedup']}×"
-    )
+    scale = None
+    if not args.only:
+        scale = scaling(args.scaling_games)
+        print(
+            f"\nsimulate(), {scale['games']} standard Garner games, random play: "
+            f"1 worker {scale['seconds_1_worker']} s, 2 workers {scale['seconds_2_workers']} s, "
+            f"speed-up {scale['speedup']}×"
+        )
     report = {
         "gamelib_version": __version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "rows": rows,
+        "kernel_first_call": first_call,
+        "kernel_speedups": speedups,
         "ratios": ratios,
         "scaling": scale,
         "skipped": missing,

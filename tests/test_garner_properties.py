@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def _all_cards(state) -> list[int]:
     return sorted(held)
 
 
+@pytest.mark.usefixtures("garner_kernel_shadow")  # the kernel makes every move too
 @settings(max_examples=60, deadline=None)
 @given(configs, seeds)
 def test_random_play_never_loses_or_duplicates_a_card_and_ends(cfg: GarnerConfig, seed: int):

@@ -20,6 +20,9 @@ from gamelib.garner import (
 )
 from gamelib.garner.rules import from_layout
 
+# every move and result below is also made by the compiled kernel and compared (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("garner_kernel_shadow")
+
 # --- setups and configs --------------------------------------------------------------------
 
 
