@@ -87,15 +87,16 @@ print(t1 - t0, time.perf_counter() - t1)
 """
 
 
-def kernel_first_call() -> dict[str, float]:
-    """Seconds for the Garner kernel's first call in a new process: compiling everything (a
-    fresh, empty numba cache) and loading the on-disk cache that the first run wrote."""
+def kernel_first_call(script: str = KERNEL_FIRST_CALL) -> dict[str, float]:
+    """Seconds for the Garner kernel's first call in a new process (or another kernel's, by its
+    ``script``): compiling everything (a fresh, empty numba cache) and loading the on-disk cache
+    that the first run wrote."""
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         for label in ("compile_s", "cached_s"):
             run = subprocess.run(
-                [sys.executable, "-c", KERNEL_FIRST_CALL],
+                [sys.executable, "-c", script],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -122,6 +123,30 @@ def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
 
         cases.append((f"garner {setup}", "random ×2 kernel", play))
     return cases
+
+
+DTY_KERNEL_FIRST_CALL = """
+import time
+t0 = time.perf_counter()
+from gamelib.deck_the_yard import DeckTheYardConfig
+from gamelib.deck_the_yard.kernel import play_random
+t1 = time.perf_counter()
+play_random(DeckTheYardConfig(), 1, 0, record=True)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+
+def dty_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
+    """(name, players, play-a-batch) for Deck the Yard's compiled core, standard setup."""
+    from gamelib.deck_the_yard.kernel import play_random as dty_play_random
+
+    cfg = GAMES["deck_the_yard"].config(None)
+    dty_play_random(cfg, 1, 0)  # load (or compile) outside the timing
+
+    def play(start: int, n: int) -> int:
+        return int(dty_play_random(cfg, n, 12345, start=start).table["decisions"].sum())
+
+    return [("deck_the_yard", "random kernel", play)]
 
 
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
@@ -265,19 +290,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["garner"],
-        help="only Garner's rows (Python engine and kernel): no peers, no scaling run",
+        choices=["garner", "deck_the_yard"],
+        help="only one game's rows (Python engine and kernel): no peers, no scaling run",
     )
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     if args.only:
         peers: list[tuple[str, str, Callable[[int], int]]] = []
         missing: list[str] = []
-        ours_cases = [c for c in gamelib_cases() if c[0].startswith("garner")]
+        ours_cases = [c for c in gamelib_cases() if c[0].startswith(args.only)]
     else:
         peers, missing = peer_cases()
         ours_cases = gamelib_cases()
-    first_call = kernel_first_call()
+    first_call = kernel_first_call() if args.only != "deck_the_yard" else None
+    dty_first_call = kernel_first_call(DTY_KERNEL_FIRST_CALL) if args.only != "garner" else None
     print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
 
     def show(r: dict[str, Any]) -> None:
@@ -291,21 +317,26 @@ def main(argv: list[str] | None = None) -> int:
             r = {"kind": kind, "case": name, "players": players, **measure(fn, args.seconds)}
             rows.append(r)
             show(r)
-    for name, players, batch_fn in kernel_cases():
+    batch_cases = [] if args.only == "deck_the_yard" else kernel_cases()
+    batch_cases += [] if args.only == "garner" else dty_kernel_cases()
+    for name, players, batch_fn in batch_cases:
         r = {"kind": "kernel", "case": name, "players": players}
         r.update(measure_batches(batch_fn, args.seconds))
         rows.append(r)
         show(r)
     for note in missing:
         print(f"skipped: {note}")
-    print(
-        f"\nGarner kernel, first call in a new process: {first_call['compile_s']} s compiling "
-        f"(empty cache), {first_call['cached_s']} s from the on-disk cache "
-        f"(import {first_call['import_s']} s)"
-    )
+    for label, call in (("Garner", first_call), ("Deck the Yard", dty_first_call)):
+        if call is None:
+            continue
+        print(
+            f"\n{label} kernel, first call in a new process: {call['compile_s']} s compiling "
+            f"(empty cache), {call['cached_s']} s from the on-disk cache "
+            f"(import {call['import_s']} s)"
+        )
     speedups = []
     python_rows = {
-        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"
+        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random")
     }
     print(
         f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
@@ -358,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "rows": rows,
         "kernel_first_call": first_call,
+        "dty_kernel_first_call": dty_first_call,
         "kernel_speedups": speedups,
         "ratios": ratios,
         "scaling": scale,
