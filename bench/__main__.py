@@ -137,7 +137,9 @@ print(t1 - t0, time.perf_counter() - t1)
 
 
 def dty_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
-    """(name, players, play-a-batch) for Deck the Yard's compiled core, standard setup."""
+    """(name, players, play-a-batch) for Deck the Yard's compiled core, standard setup: random
+    and greedy (its default plug policy)."""
+    from gamelib.deck_the_yard.kernel import play as dty_play
     from gamelib.deck_the_yard.kernel import play_random as dty_play_random
 
     cfg = GAMES["deck_the_yard"].config(None)
@@ -146,7 +148,13 @@ def dty_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
     def play(start: int, n: int) -> int:
         return int(dty_play_random(cfg, n, 12345, start=start).table["decisions"].sum())
 
-    return [("deck_the_yard", "random kernel", play)]
+    def play_greedy(start: int, n: int) -> int:
+        return int(dty_play(cfg, "greedy", n, 12345, start=start).table["decisions"].sum())
+
+    return [
+        ("deck_the_yard", "random kernel", play),
+        ("deck_the_yard", "greedy kernel", play_greedy),
+    ]
 
 
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
@@ -335,27 +343,26 @@ def main(argv: list[str] | None = None) -> int:
             f"(import {call['import_s']} s)"
         )
     speedups = []
-    python_rows = {
-        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random")
-    }
-    print(
-        f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
-    )
+    # a kernel row's baseline: the Python engine's row of the same case and player
+    python_rows = {(r["case"], r["players"].split()[0]): r for r in rows if r["kind"] == "gamelib"}
+    print(f"\n{'decisions/s':<30} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}")
     for r in rows:
-        base = python_rows.get(r["case"])
+        player = r["players"].split()[0]
+        base = python_rows.get((r["case"], player))
         if r["kind"] != "kernel" or base is None:
             continue
         up = r["decisions_per_s"] / base["decisions_per_s"]
+        label = r["case"] if player == "random" else f"{r['case']} ({player})"
         speedups.append(
             {
-                "case": r["case"],
+                "case": label,
                 "baseline": base["decisions_per_s"],
                 "now": r["decisions_per_s"],
                 "speedup": round(up, 1),
             }
         )
         print(
-            f"{r['case']:<22} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
+            f"{label:<30} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
             f"{up:>8.1f}×"
         )
     ratios = []

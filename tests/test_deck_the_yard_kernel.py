@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 import os
+import random
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from gamelib.core import ConfigError
-from gamelib.deck_the_yard import DeckTheYardConfig
+from gamelib.deck_the_yard import DECK_THE_YARD, DeckTheYardConfig
 from gamelib.deck_the_yard import kernel as K
+from gamelib.deck_the_yard.players import POLICIES
 from gamelib.deck_the_yard.rules import PHASE_NAMES, generate_patterns
 from gamelib.records import replay
 
@@ -51,10 +53,14 @@ GAMES_PER_CONFIG = max(1, math.ceil(TOTAL_GAMES / len(CONFIGS)))
 N_RECORDS = 3  # kernel records written and replayed per config
 
 
-def crosscheck(name: str, n_games: int, seed: int) -> Counter[str]:
-    """Replay ``n_games`` kernel games through the reference; counts what the games exercised."""
+def crosscheck(name: str, n_games: int, seed: int, player: str = "random") -> Counter[str]:
+    """Replay ``n_games`` kernel games through the reference; counts what the games exercised.
+
+    With a greedy ``player``, the Python ``GreedyPlayer`` must also choose the kernel's decision
+    at every step, from the reference's observation."""
     cfg = CONFIGS[name]
-    games = K.play_random(cfg, n_games, seed, record=True)
+    games = K.play(cfg, player, n_games, seed, record=True)
+    python_player = None if player == "random" else DECK_THE_YARD.player(player)
     seen: Counter[str] = Counter()
     for g in range(n_games):
         ref = K.reference_state(games, g)
@@ -69,6 +75,9 @@ def crosscheck(name: str, n_games: int, seed: int) -> Counter[str]:
             assert moves == ref.legal_moves(), where
             move = K.reference_move(int(d))
             assert move in moves, f"{where}: {move!r} is not legal"
+            if python_player is not None:
+                chosen = python_player(ref.observation(), moves, random.Random(0))
+                assert chosen == move, f"{where}: {player} in Python chose {chosen!r}"
             seen[PHASE_NAMES[int(st[K.PHASE])]] += 1
             seen[type(move).__name__] += 1
             rows_before, blackouts_before = len(ref.row), ref.counts["blackouts"]
@@ -114,6 +123,21 @@ def exercised() -> Counter[str]:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_kernel_games_replay_through_the_reference(name: str, exercised: Counter[str]):
     exercised.update(crosscheck(name, GAMES_PER_CONFIG, seed=11))
+
+
+GREEDY_CASES = [
+    (name, f"greedy:{policy}")
+    for policy in POLICIES
+    for name in ("standard", "bulbs-plugs12", "few-patterns", "crowded")
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "player"), GREEDY_CASES, ids=[f"{n}-{p}" for n, p in GREEDY_CASES]
+)
+def test_kernel_greedy_games_replay_and_choose_as_the_python_player(name: str, player: str):
+    seen = crosscheck(name, max(2, GAMES_PER_CONFIG // 4), seed=5, player=player)
+    assert seen["games"] > 0 and seen["action"] > 0
 
 
 def test_the_crosscheck_sample_exercised_every_rule(exercised: Counter[str]):
@@ -205,7 +229,7 @@ def test_decision_codes_name_every_reference_move():
 def test_bad_input_is_refused_by_name():
     with pytest.raises(ConfigError, match="n_games must be a non-negative int"):
         K.play_random(BASE, -1, seed=1)
-    with pytest.raises(ConfigError, match="needs a DeckTheYardConfig, got str"):
+    with pytest.raises(ConfigError, match="the kernel needs a DeckTheYardConfig, got str"):
         K.play_random("standard", 1, seed=1)  # type: ignore[arg-type]
 
 
@@ -216,3 +240,18 @@ def test_a_position_whose_claims_disagree_is_refused_by_name():
     s.claimed = [3]
     with pytest.raises(ValueError, match=r"claimed patterns \[3\] disagree with its claims"):
         K.from_reference(s)
+
+
+def test_unknown_kernel_players_are_refused_by_name():
+    with pytest.raises(ConfigError, match="greedy:POLICY"):
+        K.play(BASE, "cautious", 1, seed=1)
+    with pytest.raises(ConfigError, match="got 'greedy:sometimes'"):
+        K.play(BASE, "greedy:sometimes", 1, seed=1)
+    assert K.play(BASE, "greedy", 1, seed=1).player == "greedy"
+
+
+def test_greedy_claims_more_than_random_in_the_kernel_too():
+    greedy = K.play(BASE, "greedy", 300, seed=8).table
+    rand = K.play(BASE, "random", 300, seed=8).table
+    # as in the Python engine's test: greedy claims patterns, random hardly ever
+    assert greedy["claimed_patterns"].sum() > 2 * rand["claimed_patterns"].sum()

@@ -48,6 +48,7 @@ from numba import njit
 
 from gamelib import __version__
 from gamelib.core import ConfigError, Move, Outcome, config_to_json
+from gamelib.deck_the_yard.players import POLICIES
 from gamelib.deck_the_yard.rules import (
     ACTION,
     BULB_COLOURS,
@@ -79,7 +80,8 @@ N_DECISIONS = D_PLUG_NO + 1
 HAND_SIZE, STRAND_LEN, FACE_UP, WIN, COUNT_BULBS, N_CARDS, N_PATTERNS, N_EVENTS = range(8)
 O_HAND, O_STRAND, O_ROW, O_DECK, O_PILE, O_CLAIMS, O_BLACKOUT, STATE_LEN = range(8, 16)
 MAX_SHUFFLE_LOG = 16  # ints a game's chance log may take (see ``tables``)
-N_PARAMS = 17
+N_CHARACTERS = 17
+N_PARAMS = 18
 
 # --- the state header ---------------------------------------------------------------------------
 PHASE, TURNS, PENDING, N_ROW, N_DECK, N_PILE, N_STRAND, HAND_TOTAL = range(8)
@@ -120,9 +122,14 @@ R_WON, R_OVER, R_TURNS, R_DECISIONS, R_CLAIMED, R_PATTERNS, R_CHARACTERS = range
 R_COUNTS = 7  # the 12 counts, in COUNT_NAMES order
 R_OUT_OF_PLAY, R_FIRST_BLACKOUT, R_BLACKOUT_TURNS = R_COUNTS + 12, R_COUNTS + 13, R_COUNTS + 14
 
-# scratch rows of ``work`` (``new_work``): legal options, set-aside cards, a shuffle, a fit mask
-W_OUT, W_ASIDE, W_ITEMS, W_FIT = range(4)
-N_WORK = 4
+# scratch rows of ``work`` (``new_work``): legal options, set-aside cards, a shuffle, a fit
+# mask, which face-up patterns the strand matches (the greedy player)
+W_OUT, W_ASIDE, W_ITEMS, W_FIT, W_MATCH = range(5)
+N_WORK = 5
+
+# the players: random, or greedy with its plug policy (``POLICIES`` order)
+RANDOM = -1
+SAVE_FOR_EVENTS, CLAIM_CHARACTERS, PROTECT_STRAND, NEVER = range(4)
 
 
 class KernelTables(NamedTuple):
@@ -149,6 +156,7 @@ def tables(config: DeckTheYardConfig) -> KernelTables:
     p[HAND_SIZE], p[STRAND_LEN], p[FACE_UP] = config.hand_size, config.strand_length, config.face_up
     p[WIN], p[COUNT_BULBS] = config.win_threshold, config.hand_counts == "bulbs"
     p[N_CARDS], p[N_PATTERNS], p[N_EVENTS] = n_cards, n_pat, config.events
+    p[N_CHARACTERS] = config.characters
     p[O_HAND] = HEADER
     p[O_STRAND] = p[O_HAND] + N_HAND_KINDS
     p[O_ROW] = p[O_STRAND] + config.strand_length
@@ -543,7 +551,8 @@ def result(t: Any, st: Any, row: Any) -> None:
 @njit(cache=True)
 def new_work(t: Any) -> Any:
     """Scratch space for ``legal``/``apply`` (one per thread of play, reused every decision)."""
-    return np.zeros((N_WORK, max(t.params[N_CARDS], N_DECISIONS) + 1), np.int64)
+    p = t.params
+    return np.zeros((N_WORK, max(p[N_CARDS], N_DECISIONS, p[FACE_UP]) + 1), np.int64)
 
 
 @njit(cache=True)
@@ -555,12 +564,116 @@ def new_log(t: Any) -> Any:
 
 
 @njit(cache=True)
-def play_random_game(
-    t: Any, rs: Any, st: Any, clog: Any, work: Any, decisions: Any
+def _greedy_spend(t: Any, st: Any, policy: int) -> bool:
+    """The greedy player's plug policy on the card just drawn (``GreedyPlayer.spend``)."""
+    p = t.params
+    kind = t.kind_of[st[PENDING]]
+    plugs = st[p[O_HAND] + PLUG_KIND]
+    if policy == NEVER:
+        return False
+    if policy == SAVE_FOR_EVENTS:
+        return bool(kind == EVENT)
+    if policy == CLAIM_CHARACTERS:
+        return bool(kind == CHARACTER or (kind == EVENT and plugs >= 2))
+    on_strand = 0
+    for s in range(p[STRAND_LEN]):
+        if st[p[O_STRAND] + s] >= 0:
+            on_strand += 1
+    return bool((kind == BROKEN and on_strand >= 2) or (kind == EVENT and plugs >= 2))
+
+
+@njit(cache=True)
+def greedy(t: Any, st: Any, work: Any, n: int, policy: int) -> int:
+    """The greedy player (``gamelib.deck_the_yard.players.GreedyPlayer``) on the ``n`` legal
+    options ``legal`` left in ``work[W_OUT]``: the coloured bulb whose pattern the hand best
+    supports; a bubble only when it completes the strand or the pile is empty; otherwise the
+    discard that face-up patterns need least, keeping one bubble and the plugs its policy can
+    use. Ties go to the first option, as in the Python player."""
+    p = t.params
+    if st[PHASE] == PLUG:
+        return D_PLUG_YES if _greedy_spend(t, st, policy) else D_PLUG_NO
+    out, match = work[W_OUT], work[W_MATCH]
+    n_slots, o_strand, o_hand, o_row = p[STRAND_LEN], p[O_STRAND], p[O_HAND], p[O_ROW]
+    slot = _next_slot(t, st)
+    n_row = st[N_ROW]
+    for i in range(n_row):
+        match[i] = 1 if _matches(t, st, st[o_row + i]) else 0
+    best_d, best_v = -1, -1
+    has_bubble = False
+    for i in range(n):
+        d = out[i]
+        if d == D_BUBBLE:
+            has_bubble = True
+        if d >= N_COLOURS:
+            continue
+        support = 0  # GreedyPlayer._support
+        for r in range(n_row):
+            pat = st[o_row + r]
+            if not match[r] or t.pattern[pat, slot] != d:
+                continue
+            have = 0
+            for j in range(slot + 1, n_slots):
+                if st[o_strand + j] < 0 and st[o_hand + t.pattern[pat, j]] >= 1:
+                    have += 1
+            support = max(support, 1 + have)
+        if support > best_v:
+            best_d, best_v = d, support
+    if best_d >= 0:
+        return int(best_d)
+    if has_bubble:
+        coloured = 0
+        for j in range(n_slots - 1):
+            if st[o_strand + j] >= 0:
+                coloured += 1
+        if coloured == n_slots - 1 or st[N_PILE] == 0:
+            return D_BUBBLE
+    need = np.zeros(N_COLOURS, np.float64)  # GreedyPlayer._discard
+    for r in range(n_row):
+        pat = st[o_row + r]
+        for j in range(n_slots):
+            c = t.pattern[pat, j]
+            if match[r]:
+                if j >= slot and st[o_strand + j] < 0:
+                    need[c] += 1.0 / (1 + j - slot)
+            else:
+                need[c] += 0.3 / (1 + j)
+    events_left = p[N_EVENTS] - st[EVENTS_DRAWN]  # every drawn event is discarded
+    characters_left = p[N_CHARACTERS] - st[CHARACTERS_DRAWN]  # discarded or claimed
+    if policy == NEVER:
+        useful = 0
+    elif policy == SAVE_FOR_EVENTS:
+        useful = min(1, events_left)
+    elif policy == CLAIM_CHARACTERS:
+        useful = min(2, characters_left + min(1, events_left))
+    else:
+        useful = 1
+    best_d = -1
+    best_a, best_b = 0.0, 0
+    for i in range(n):
+        d = out[i]
+        if d < D_DISCARD or d >= D_DISCARD + N_HAND_KINDS:
+            continue
+        k = d - D_DISCARD
+        copies = st[o_hand + k]
+        if k == PLUG_KIND:
+            a, b = (100.0 if copies <= useful else -1.0), 0
+        elif k == BUBBLE:
+            a, b = (50.0 if copies == 1 else 0.05), 0
+        else:
+            a, b = need[k], -copies
+        if best_d < 0 or a < best_a or (a == best_a and b < best_b):
+            best_d, best_a, best_b = d, a, b
+    return int(best_d)
+
+
+@njit(cache=True)
+def play_game(
+    t: Any, rs: Any, st: Any, clog: Any, work: Any, decisions: Any, player: int
 ) -> tuple[int, Any]:
-    """The random player: uniform over the legal options at every decision (stream 1). Plays
-    ``st`` to the end and returns ``(n, decisions)``: how many decisions there were and the
-    buffer holding them (``decisions``, or a larger copy when the game outgrew it)."""
+    """Play ``st`` to the end: the random player (``player`` = ``RANDOM``; uniform over the legal
+    options, stream 1) or the greedy one with plug policy ``player``. Returns ``(n,
+    decisions)``: how many decisions there were and the buffer holding them (``decisions``, or
+    a larger copy when the game outgrew it)."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -570,8 +683,10 @@ def play_random_game(
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("deck the yard kernel: no legal decision in an unfinished game")
-        k = 0 if n == 1 else _rng_below(rs, 1, n)
-        d = work[W_OUT, k]
+        if player == RANDOM:
+            d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1, n)]
+        else:
+            d = greedy(t, st, work, n, player)
         decisions[n_dec] = d
         n_dec += 1
         apply(t, st, d, rs, clog, work)
@@ -579,8 +694,9 @@ def play_random_game(
 
 
 @njit(cache=True)
-def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
-    """Deal and play one random game per seed, entirely in compiled code.
+def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
+    """Deal and play one game per seed with ``player`` (see ``play_game``), entirely in
+    compiled code.
 
     Returns ``(results, decisions, offsets, patterns, piles, chance)``: ``results[g]`` the
     ``R_*`` columns; with ``record``, game ``g``'s decisions are
@@ -605,7 +721,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
         rs = _rng_streams(seeds[g])
         clog = new_log(t) if record else no_log
         st = deal(t, rs, pat_buf, pile_buf, clog, work)
-        n_dec, buf = play_random_game(t, rs, st, clog, work, buf)
+        n_dec, buf = play_game(t, rs, st, clog, work, buf, player)
         result(t, st, results[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -713,6 +829,8 @@ class KernelGames:
     """``piles[g]``: game ``g``'s shuffled draw pile, top first, by card id."""
     chance: npt.NDArray[np.int16]
     """``chance[g]``: game ``g``'s reshuffles (``chance_log`` reads them)."""
+    player: str = "random"
+    """Who played: ``random``, ``greedy`` or ``greedy:POLICY``."""
 
     def game_decisions(self, g: int) -> IntArray:
         """The decisions of game ``g`` of the batch, in order."""
@@ -774,7 +892,7 @@ class KernelGames:
             "gamelib_version": __version__,
             "config": config_to_json(self.config),
             "seed": int(self.table["seed"][g]),
-            "players": ["random"],
+            "players": [self.player],
             "start": self.start(g),
             "moves": [{"seat": 0, "move": move_to_json(int(d))} for d in self.game_decisions(g)],
             "chance": self.chance_log(g),
@@ -835,19 +953,47 @@ def reference_state(games: KernelGames, g: int) -> DeckTheYardState:
     return state_from_start(games.config, games.start(g), games.chance_log(g))
 
 
+def player_code(player: str) -> int:
+    """``random`` → ``RANDOM``; ``greedy`` or ``greedy:POLICY`` → the policy's code."""
+    if player == "random":
+        return RANDOM
+    name, _, policy = str(player).partition(":")
+    if name == "greedy" and (policy or "save_for_events") in POLICIES:
+        return POLICIES.index(policy or "save_for_events")
+    raise ConfigError(
+        f"the kernel plays random, greedy or greedy:POLICY (policies: {', '.join(POLICIES)}), "
+        f"got {player!r}"
+    )
+
+
 def play_random(
     config: DeckTheYardConfig, n_games: int, seed: int, *, record: bool = False, start: int = 0
 ) -> KernelGames:
-    """Play ``n_games`` random games in compiled code; game ``i`` is seeded with the ``i``-th
-    per-game seed of ``seed`` (``gamelib.core.game_seeds``), as ``simulate`` seeds its games —
-    but the kernel's own random streams make these games differ from ``simulate``'s."""
+    """Play ``n_games`` random games in compiled code (see :func:`play`)."""
+    return play(config, "random", n_games, seed, record=record, start=start)
+
+
+def play(
+    config: DeckTheYardConfig,
+    player: str,
+    n_games: int,
+    seed: int,
+    *,
+    record: bool = False,
+    start: int = 0,
+) -> KernelGames:
+    """Play ``n_games`` games of ``player`` (``random``, ``greedy`` or ``greedy:POLICY``) in
+    compiled code; game ``i`` is seeded with the ``i``-th per-game seed of ``seed``
+    (``gamelib.core.game_seeds``), as ``simulate`` seeds its games — but the kernel's own random
+    streams make these games differ from ``simulate``'s."""
     if not isinstance(config, DeckTheYardConfig):
-        raise ConfigError(f"play_random needs a DeckTheYardConfig, got {type(config).__name__}")
+        raise ConfigError(f"the kernel needs a DeckTheYardConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
+    code = player_code(player)
     t = tables(config)
     seeds = seeds_for(seed, n_games, start)
-    results, decisions, offsets, patterns, piles, chance = play_random_batch(t, seeds, record)
+    results, decisions, offsets, patterns, piles, chance = play_batch(t, seeds, record, code)
     won = results[:, R_WON]
     over = results[:, R_OVER].astype(bool)
     columns: list[tuple[str, Any]] = [
@@ -876,7 +1022,7 @@ def play_random(
     table = np.empty(n_games, dtype=[(name, np.asarray(col).dtype) for name, col in columns])
     for name, col in columns:
         table[name] = col
-    return KernelGames(config, table, decisions, offsets, patterns, piles, chance)
+    return KernelGames(config, table, decisions, offsets, patterns, piles, chance, player)
 
 
 def describe(t: KernelTables, st: IntArray) -> dict[str, Any]:
