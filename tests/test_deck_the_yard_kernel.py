@@ -1,12 +1,14 @@
 """The compiled Deck the Yard core against the reference engine, decision by decision.
 
-Kernel games (random play, entirely in compiled code) are replayed through the reference
-``DeckTheYardState`` — built from the kernel's deal, its reshuffles fed from the kernel's chance
-log as a record's are — and through the kernel's own ``apply``: at every decision the kernel's
-legal options must equal ``legal_moves()`` in order and the two positions (hand, strand, row,
-pattern deck, draw pile by card id, claims, pending card, every count) must agree; the outcome
-must match the kernel batch's table row, and the record the kernel writes must replay.
-``make crosscheck`` runs the same check on 10^5 games (``DTY_CROSSCHECK_GAMES``).
+Kernel games (random and greedy play, entirely in compiled code) are replayed through the
+reference ``DeckTheYardState`` — built from the kernel's deal, its reshuffles fed from the
+kernel's chance log as a record's are — and through the kernel's own ``apply``: at every
+decision the kernel's legal options must equal ``legal_moves()`` in order and the two positions
+(hand, strand, row, pattern deck, draw pile by card id, claims, pending card, every count) must
+agree; the outcome must match the kernel batch's table row, and the record the kernel writes
+must replay. In greedy games the Python ``GreedyPlayer`` must choose the kernel's decision at
+every step. ``make crosscheck`` runs the same check on 10^5 random games
+(``DTY_CROSSCHECK_GAMES``), and for each greedy case a quarter of one config's share.
 """
 
 from __future__ import annotations

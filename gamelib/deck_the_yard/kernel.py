@@ -1,7 +1,8 @@
 """Deck the Yard's compiled core: the rules of ``shared/rules/deck-the-yard.md`` as numba functions.
 
 The readable reference is :mod:`gamelib.deck_the_yard.rules`; this module plays the same rules
-inside compiled code so a batch of random games never returns to Python per decision.
+inside compiled code, with the random player and the greedy one (each plug policy of
+:mod:`gamelib.deck_the_yard.players`), so a batch of games never returns to Python per decision.
 ``tests/test_deck_the_yard_kernel.py`` replays kernel games through the reference engine decision
 by decision (``make crosscheck`` does it at scale), so any difference between the two fails.
 
@@ -28,12 +29,12 @@ Layout, shaped like Garner's kernel (every array is ``int64``):
 Chance: per game two SplitMix64 streams derived from the game's seed, stream 0 for every chance
 event (the deal: pattern order, then the draw pile; every reshuffle of set-aside cards at setup
 and after a blackout) and stream 1 for the random player, so the deal does not depend on the
-player. A recorded batch keeps each game's deal and every reshuffle's result, which is exactly
-what a reference record holds (``start`` and ``chance``): :func:`reference_state` rebuilds the
-reference game from them, and :meth:`KernelGames.record` writes a full ``gamelib-record/2``
-that :func:`gamelib.records.replay` accepts. The kernel's games are *not* the games ``simulate``
-plays for the same seed (that uses Python's ``random``); ``simulate`` does not use this module
-yet.
+player (the greedy player draws nothing). A recorded batch keeps each game's deal and every
+reshuffle's result, which is exactly what a reference record holds (``start`` and ``chance``):
+:func:`reference_state` rebuilds the reference game from them, and :meth:`KernelGames.record`
+writes a full ``gamelib-record/2`` that :func:`gamelib.records.replay` accepts. The kernel's
+games are *not* the games ``simulate`` plays for the same seed (that uses Python's ``random``);
+``simulate`` does not use this module yet.
 """
 
 from __future__ import annotations
