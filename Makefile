@@ -14,7 +14,7 @@ help:
 	@echo "make test      - set up .venv, lint, type-check, run unit, property and notebook tests"
 	@echo "make lab       - open JupyterLab on notebooks/"
 	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
-	@echo "make crosscheck - replay 10^5 compiled Garner and Gargon games through the reference engines"
+	@echo "make crosscheck - replay 10^5 compiled games of each game through the reference engines"
 	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
 
 $(BIN)/python:
@@ -55,6 +55,7 @@ bench: $(STAMP)
 crosscheck: $(STAMP)
 	GARNER_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel.py
 	GARGON_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_gargon_kernel.py
+	DTY_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_deck_the_yard_kernel.py
 
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools

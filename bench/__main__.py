@@ -14,7 +14,8 @@ cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs ju
 rows (no peers, no scaling run).
 
 Gargon's compiled core (``gamelib.gargon.kernel``) gets the same rows for 3, 4 and 5 players
-(random play on every seat) and its own first-call cost; ``--only gargon`` runs just those.
+(random play on every seat), Deck the Yard's (``gamelib.deck_the_yard.kernel``) for random and
+greedy play; each has its own first-call cost and ``--only gargon`` / ``--only deck_the_yard``.
 """
 
 from __future__ import annotations
@@ -90,15 +91,16 @@ print(t1 - t0, time.perf_counter() - t1)
 """
 
 
-def kernel_first_call() -> dict[str, float]:
-    """Seconds for the Garner kernel's first call in a new process: compiling everything (a
-    fresh, empty numba cache) and loading the on-disk cache that the first run wrote."""
+def kernel_first_call(script: str = KERNEL_FIRST_CALL) -> dict[str, float]:
+    """Seconds for the Garner kernel's first call in a new process (or another kernel's, by its
+    ``script``): compiling everything (a fresh, empty numba cache) and loading the on-disk cache
+    that the first run wrote."""
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         for label in ("compile_s", "cached_s"):
             run = subprocess.run(
-                [sys.executable, "-c", KERNEL_FIRST_CALL],
+                [sys.executable, "-c", script],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -138,26 +140,6 @@ print(t1 - t0, time.perf_counter() - t1)
 """
 
 
-def gargon_kernel_first_call() -> dict[str, float]:
-    """Seconds for the Gargon kernel's first call in a new process: compiling (an empty numba
-    cache, so the Garner kernel functions it shares compile too) and loading the disk cache."""
-    out: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        for label in ("compile_s", "cached_s"):
-            run = subprocess.run(
-                [sys.executable, "-c", GARGON_KERNEL_FIRST_CALL],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            import_s, call_s = map(float, run.stdout.split())
-            out[label] = round(call_s, 2)
-            out["import_s"] = round(import_s, 2)
-    return out
-
-
 def gargon_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
     """(name, players, play-a-batch) for Gargon's compiled core, 3, 4 and 5 players."""
     from gamelib.gargon.kernel import play_random
@@ -173,6 +155,38 @@ def gargon_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
 
         cases.append((f"gargon {n}p", f"random ×{n} kernel", play))
     return cases
+
+
+DTY_KERNEL_FIRST_CALL = """
+import time
+t0 = time.perf_counter()
+from gamelib.deck_the_yard import DeckTheYardConfig
+from gamelib.deck_the_yard.kernel import play_random
+t1 = time.perf_counter()
+play_random(DeckTheYardConfig(), 1, 0, record=True)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+
+def dty_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
+    """(name, players, play-a-batch) for Deck the Yard's compiled core, standard setup: random
+    and greedy (its default plug policy)."""
+    from gamelib.deck_the_yard.kernel import play as dty_play
+    from gamelib.deck_the_yard.kernel import play_random as dty_play_random
+
+    cfg = GAMES["deck_the_yard"].config(None)
+    dty_play_random(cfg, 1, 0)  # load (or compile) outside the timing
+
+    def play(start: int, n: int) -> int:
+        return int(dty_play_random(cfg, n, 12345, start=start).table["decisions"].sum())
+
+    def play_greedy(start: int, n: int) -> int:
+        return int(dty_play(cfg, "greedy", n, 12345, start=start).table["decisions"].sum())
+
+    return [
+        ("deck_the_yard", "random kernel", play),
+        ("deck_the_yard", "greedy kernel", play_greedy),
+    ]
 
 
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
@@ -316,8 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["garner", "gargon"],
-        help="only this game's rows (Python engine and kernel): no peers, no scaling run",
+        choices=["garner", "gargon", "deck_the_yard"],
+        help="only one game's rows (Python engine and kernel): no peers, no scaling run",
     )
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
@@ -328,8 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         peers, missing = peer_cases()
         ours_cases = gamelib_cases()
-    first_call = kernel_first_call() if args.only != "gargon" else {}
-    gargon_first_call = gargon_kernel_first_call() if args.only != "garner" else {}
+    wanted = [args.only] if args.only else ["garner", "gargon", "deck_the_yard"]
+    first_call = kernel_first_call() if "garner" in wanted else None
+    gargon_first_call = kernel_first_call(GARGON_KERNEL_FIRST_CALL) if "gargon" in wanted else None
+    dty_first_call = kernel_first_call(DTY_KERNEL_FIRST_CALL) if "deck_the_yard" in wanted else None
     print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
 
     def show(r: dict[str, Any]) -> None:
@@ -343,8 +359,9 @@ def main(argv: list[str] | None = None) -> int:
             r = {"kind": kind, "case": name, "players": players, **measure(fn, args.seconds)}
             rows.append(r)
             show(r)
-    batch_cases = kernel_cases() if args.only != "gargon" else []
-    batch_cases += gargon_kernel_cases() if args.only != "garner" else []
+    batch_cases = kernel_cases() if "garner" in wanted else []
+    batch_cases += gargon_kernel_cases() if "gargon" in wanted else []
+    batch_cases += dty_kernel_cases() if "deck_the_yard" in wanted else []
     for name, players, batch_fn in batch_cases:
         r = {"kind": "kernel", "case": name, "players": players}
         r.update(measure_batches(batch_fn, args.seconds))
@@ -352,35 +369,40 @@ def main(argv: list[str] | None = None) -> int:
         show(r)
     for note in missing:
         print(f"skipped: {note}")
-    for game, fc in (("Garner", first_call), ("Gargon", gargon_first_call)):
-        if fc:
-            print(
-                f"\n{game} kernel, first call in a new process: {fc['compile_s']} s compiling "
-                f"(empty cache), {fc['cached_s']} s from the on-disk cache "
-                f"(import {fc['import_s']} s)"
-            )
-    speedups = []
-    python_rows = {
-        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"].startswith("random ×")
-    }
-    print(
-        f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
+    calls = (
+        ("Garner", first_call),
+        ("Gargon", gargon_first_call),
+        ("Deck the Yard", dty_first_call),
     )
+    for label, call in calls:
+        if call is None:
+            continue
+        print(
+            f"\n{label} kernel, first call in a new process: {call['compile_s']} s compiling "
+            f"(empty cache), {call['cached_s']} s from the on-disk cache "
+            f"(import {call['import_s']} s)"
+        )
+    speedups = []
+    # a kernel row's baseline: the Python engine's row of the same case and player
+    python_rows = {(r["case"], r["players"].split()[0]): r for r in rows if r["kind"] == "gamelib"}
+    print(f"\n{'decisions/s':<30} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}")
     for r in rows:
-        base = python_rows.get(r["case"])
+        player = r["players"].split()[0]
+        base = python_rows.get((r["case"], player))
         if r["kind"] != "kernel" or base is None:
             continue
         up = r["decisions_per_s"] / base["decisions_per_s"]
+        label = r["case"] if player == "random" else f"{r['case']} ({player})"
         speedups.append(
             {
-                "case": r["case"],
+                "case": label,
                 "baseline": base["decisions_per_s"],
                 "now": r["decisions_per_s"],
                 "speedup": round(up, 1),
             }
         )
         print(
-            f"{r['case']:<22} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
+            f"{label:<30} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
             f"{up:>8.1f}×"
         )
     ratios = []
@@ -415,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows": rows,
         "kernel_first_call": first_call,
         "gargon_kernel_first_call": gargon_first_call,
+        "dty_kernel_first_call": dty_first_call,
         "kernel_speedups": speedups,
         "ratios": ratios,
         "scaling": scale,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelib import ConfigError, IllegalMoveError, RecordError, play_game, replay
-from gamelib.core import game_seeds
+from gamelib.core import Move, Outcome, game_seeds
 from gamelib.deck_the_yard import (
     DECK_THE_YARD,
     DeckTheYardConfig,
@@ -24,7 +25,51 @@ from gamelib.deck_the_yard import (
     new_state,
     stacked,
 )
-from gamelib.deck_the_yard.rules import PATTERN_FILE
+from gamelib.deck_the_yard.rules import PATTERN_FILE, DeckTheYardState
+
+
+@pytest.fixture(autouse=True)
+def dty_kernel_shadow() -> Iterator[None]:
+    """Every legal ``DeckTheYardState.apply`` and every ``outcome()`` of this module's tests is
+    also made by the compiled kernel on the same position (``kernel.from_reference``): its legal
+    options before and after the move must equal ``legal_moves()`` in order, its position after
+    the move must equal the reference's, and its outcome the reference's. So each rule test
+    checks both engines. A reshuffle is the one place the two may differ: each engine draws its
+    own order, so then the draw piles are compared as sets of cards."""
+    from gamelib.deck_the_yard import kernel as K
+
+    apply, outcome = DeckTheYardState.apply, DeckTheYardState.outcome
+
+    def shadow_apply(self: DeckTheYardState, move: Move) -> None:
+        legal = self.legal_moves()
+        if move not in legal:  # the reference refuses it with its reason
+            apply(self, move)
+            return
+        t, kst = K.from_reference(self)
+        work, clog = K.new_work(t), K.new_log(t)
+        assert K.legal_moves(t, kst, work) == legal, "kernel legal options"
+        shuffles = len(self.chance.log)
+        apply(self, move)
+        K.apply(t, kst, K.decision(move), K._rng_streams(0), clog, work)
+        got, want = K.describe(t, kst), K.describe_reference(self)
+        reshuffled = len(self.chance.log) - shuffles
+        assert len(K.KernelGames.chance_log_of(clog)) == reshuffled, "kernel reshuffles"
+        if reshuffled:
+            got["pile"], want["pile"] = sorted(got["pile"]), sorted(want["pile"])
+        assert got == want, f"kernel position after {move!r}"
+        assert K.legal_moves(t, kst, work) == self.legal_moves(), f"kernel options after {move!r}"
+
+    def shadow_outcome(self: DeckTheYardState) -> Outcome:
+        out = outcome(self)
+        t, kst = K.from_reference(self)
+        assert K.outcome(t, kst) == out, "kernel outcome"
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(DeckTheYardState, "apply", shadow_apply)
+        mp.setattr(DeckTheYardState, "outcome", shadow_outcome)
+        yield
+
 
 CFG = DeckTheYardConfig()
 # pattern 0: purple green red pink yellow · 1: red blue green pink yellow · 2: red pink blue ...
@@ -225,6 +270,7 @@ def test_the_game_goes_on_after_the_pile_runs_dry_until_the_hand_is_empty():
     s = stacked(CFG, ["blue"] * 5, [])
     s.characters = list(range(60, 68))[:0]
     s.claimed = list(range(8))  # already eight claims: the game does not stop early
+    s.claims = [[0, p, 0] for p in s.claimed]
     for _ in range(4):
         s.apply(Discard("blue"))
         assert not s.is_over()
