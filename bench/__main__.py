@@ -324,7 +324,12 @@ def scaling(n_games: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line (default 3)")
-    parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="results file (default bench/results/latest.json; with --only GAME, GAME-kernel.json)",
+    )
     parser.add_argument(
         "--scaling-games", type=int, default=12000, help="games for the 1-vs-2 worker run"
     )
@@ -443,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
         "scaling": scale,
         "skipped": missing,
     }
+    if args.out is None:  # a partial run never overwrites the full run's results
+        name = f"{args.only.replace('_', '-')}-kernel.json" if args.only else "latest.json"
+        args.out = RESULTS / name
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"written: {args.out}")
