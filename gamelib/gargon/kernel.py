@@ -1,9 +1,13 @@
 """Gargon's compiled core: the rules of ``shared/rules/gargon.md`` as numba functions.
 
 The readable reference is :mod:`gamelib.gargon.rules`; this module plays the same rules inside
-compiled code so a batch of random games never returns to Python per decision.
+compiled code so a batch of games never returns to Python per decision, each seat played by
+the random player or by the greedy one (``greedy``/``greedy:value`` or ``greedy:ignore``,
+:mod:`gamelib.gargon.players`' ``GreedyPlayer`` compiled: see ``greedy``; :func:`play`).
 ``tests/test_gargon_kernel.py`` replays kernel games through the reference engine decision by
-decision (``make crosscheck`` does it at scale), so any difference between the two fails.
+decision (``make crosscheck`` does it at scale), so any difference between the two fails;
+``tests/test_gargon_kernel_players.py`` also asks the Python ``GreedyPlayer`` at every greedy
+decision and checks the kernel player ignores hidden numbers.
 
 Layout, shaped for speed (every array is ``int64`` unless said otherwise):
 
