@@ -55,6 +55,7 @@ bench: $(STAMP)
 crosscheck: $(STAMP)
 	GARNER_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel.py
 	GARGON_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_gargon_kernel.py
+	GARGON_GREEDY_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_gargon_kernel_players.py
 	DTY_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_deck_the_yard_kernel.py
 
 lock: $(BIN)/python

@@ -14,7 +14,8 @@ cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs ju
 rows (no peers, no scaling run).
 
 Gargon's compiled core (``gamelib.gargon.kernel``) gets the same rows for 3, 4 and 5 players
-(random play on every seat), Deck the Yard's (``gamelib.deck_the_yard.kernel``) for random and
+(random play on every seat; greedy on every seat for 4 players, beside the Python engine's
+greedy ×4 row), Deck the Yard's (``gamelib.deck_the_yard.kernel``) for random and
 greedy play; each has its own first-call cost and ``--only gargon`` / ``--only deck_the_yard``.
 """
 
@@ -141,7 +142,8 @@ print(t1 - t0, time.perf_counter() - t1)
 
 
 def gargon_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
-    """(name, players, play-a-batch) for Gargon's compiled core, 3, 4 and 5 players."""
+    """(name, players, play-a-batch) for Gargon's compiled core: random play for 3, 4 and 5
+    players, and greedy on every seat for 4."""
     from gamelib.gargon.kernel import play_random
 
     gargon = GAMES["gargon"]
@@ -154,6 +156,14 @@ def gargon_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
             return int(play_random(cfg, n_games, 12345, start=start).table["decisions"].sum())
 
         cases.append((f"gargon {n}p", f"random ×{n} kernel", play))
+    from gamelib.gargon.kernel import play as gargon_play
+
+    g4 = gargon.config("4p")
+
+    def play_greedy(start: int, n_games: int) -> int:
+        return int(gargon_play(g4, "greedy", n_games, 12345, start=start).table["decisions"].sum())
+
+    cases.append(("gargon 4p", "greedy ×4 kernel", play_greedy))
     return cases
 
 

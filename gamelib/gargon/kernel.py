@@ -1,9 +1,13 @@
 """Gargon's compiled core: the rules of ``shared/rules/gargon.md`` as numba functions.
 
 The readable reference is :mod:`gamelib.gargon.rules`; this module plays the same rules inside
-compiled code so a batch of random games never returns to Python per decision.
+compiled code so a batch of games never returns to Python per decision, each seat played by
+the random player or by the greedy one (``greedy``/``greedy:value`` or ``greedy:ignore``,
+:mod:`gamelib.gargon.players`' ``GreedyPlayer`` compiled: see ``greedy``; :func:`play`).
 ``tests/test_gargon_kernel.py`` replays kernel games through the reference engine decision by
-decision (``make crosscheck`` does it at scale), so any difference between the two fails.
+decision (``make crosscheck`` does it at scale), so any difference between the two fails;
+``tests/test_gargon_kernel_players.py`` also asks the Python ``GreedyPlayer`` at every greedy
+decision and checks the kernel player ignores hidden numbers.
 
 Layout, shaped for speed (every array is ``int64`` unless said otherwise):
 
@@ -44,6 +48,7 @@ use this module yet.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -53,6 +58,7 @@ import numpy.typing as npt
 from numba import njit
 
 from gamelib.core import ConfigError, Move
+from gamelib.gargon.players import BONUS_PER_CARD, FOLLOW_CHANCE, FUTURE_AMULETS, LOSS_COST
 from gamelib.gargon.rules import (
     COLOUR_OF,
     DRAW,
@@ -648,7 +654,13 @@ def result(t: Any, st: Any, row: Any, seat_rows: Any, scores: Any, amulets: Any)
     row[R_TIES] = st[TIES]
 
 
-# --- random play ----------------------------------------------------------------------------
+# --- the players: random, greedy, greedy:ignore ------------------------------------------------
+
+RANDOM, GREEDY, GREEDY_IGNORE = range(3)
+PLAYER_NAMES = ("random", "greedy", "greedy:ignore")
+F_EV = 0  # fwork: each card's expected gain if played now, then its chance to win
+F_PWIN = N_CARDS
+FWORK_LEN = 2 * N_CARDS
 
 
 @njit(cache=True)
@@ -658,10 +670,185 @@ def new_work(t: Any) -> Any:
 
 
 @njit(cache=True)
-def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any:
-    """The random player on every seat: uniform over the legal options at every decision
-    (seat k draws from stream k + 1). Plays ``st`` to the end and returns ``(n, decisions)``:
-    how many decisions there were and the buffer holding them (grown when needed)."""
+def new_fwork(t: Any) -> Any:
+    """The greedy player's scratch space (one per thread of play)."""
+    return np.zeros(FWORK_LEN, np.float64)
+
+
+@njit(cache=True)
+def _card_values(t: Any, st: Any, seat: int, value_zeros: bool, fwork: Any) -> None:
+    """``GreedyPlayer._card_values`` for the cards in ``seat``'s hand: ``fwork[F_EV + c]`` the
+    expected gain of playing card ``c`` now, ``fwork[F_PWIN + c]`` its chance to win its battle.
+
+    Reads only what ``seat``'s observation shows: its own hand; every seat's captures and the
+    discard pile; other seats' hands and face-down table cards by colour only (and the table's
+    numbers once turned up); who has acted this round. The same float operations in the same
+    order as the reference, so the values are equal to the last bit.
+    """
+    n = t.params[P_N]
+    zm = t.zero_multiplier[0]
+    # the values not yet seen, per colour (a histogram over 0–15)
+    unseen = np.zeros((N_COLOURS, 16), np.int64)
+    pool = np.zeros(N_COLOURS, np.int64)
+    for c in range(N_CARDS):
+        loc = st[O_LOC + c]
+        seen = (
+            loc in (seat, L_DISCARD)
+            or (L_CAPTURED <= loc < L_CAPTURED + n)
+            or (st[TURNED_UP] != 0 and L_TABLE <= loc < L_TABLE + n)
+        )
+        if not seen:
+            unseen[t.colour_of[c], t.value_of[c]] += 1
+            pool[t.colour_of[c]] += 1
+    # how many opponents contest each colour: face down on the table (1) or held by a seat that
+    # has not acted yet this round (FOLLOW_CHANCE); colours are public
+    on_table = np.zeros((MAX_SEATS, N_COLOURS), np.bool_)
+    held = np.zeros((MAX_SEATS, N_COLOURS), np.bool_)
+    for c in range(N_CARDS):
+        loc = st[O_LOC + c]
+        if 0 <= loc < n:
+            held[loc, t.colour_of[c]] = True
+        elif L_TABLE <= loc < L_TABLE + n:
+            on_table[loc - L_TABLE, t.colour_of[c]] = True
+    acted = np.zeros(MAX_SEATS, np.bool_)
+    if st[PHASE] == PLAY and not st[TURNED_UP]:
+        for i in range(st[POS]):
+            acted[(st[LEAD] + i) % n] = True
+    else:  # out of the play-out every seat has acted
+        for s in range(n):
+            acted[s] = True
+    contest = np.zeros(N_COLOURS, np.float64)
+    for s in range(n):
+        if s == seat:
+            continue
+        for col in range(N_COLOURS):
+            if on_table[s, col]:
+                contest[col] += 1.0
+            elif not acted[s] and held[s, col]:
+                contest[col] += FOLLOW_CHANCE
+    zeros = np.zeros(N_COLOURS, np.int64)
+    amulets = np.zeros(N_COLOURS, np.float64)
+    for c in range(N_CARDS):
+        if st[O_LOC + c] == L_CAPTURED + seat:
+            col = t.colour_of[c]
+            zeros[col] += t.value_of[c] == 0
+            amulets[col] += t.amulets[t.value_of[c]]
+    for c in range(N_CARDS):
+        if st[O_LOC + c] != seat:
+            continue
+        col, v = t.colour_of[c], t.value_of[c]
+        if pool[col]:
+            lower = 0
+            for x in range(v):
+                lower += unseen[col, x]
+            below = lower / pool[col]
+        else:
+            below = 1.0
+        p_win = below ** contest[col] if contest[col] else 1.0
+        worth = t.amulets[v] * zm ** float(zeros[col]) + BONUS_PER_CARD
+        if v == 0 and value_zeros:
+            worth += (amulets[col] + FUTURE_AMULETS) * (zm - 1)
+        fwork[F_EV + c] = p_win * worth - (1 - p_win) * LOSS_COST
+        fwork[F_PWIN + c] = p_win
+
+
+@njit(cache=True)
+def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) -> int:
+    """The greedy player (``gamelib.gargon.players.GreedyPlayer``; ``value_zeros`` False is
+    ``greedy:ignore``) on the ``n`` legal options in ``work[:n]``: returns its decision.
+
+    It sees only the seat's observation (see ``_card_values``; the pile decision reads the
+    piles' top colours, the pass its own hand size) and, like the reference, takes the first
+    best option in the legal order, so it draws no random numbers.
+    """
+    phase = st[PHASE]
+    seat = st[TO_MOVE]
+    if phase == RESOLVE:
+        return int(work[0])
+    if phase == DRAW:  # the pile whose top colour it wants most
+        nn = t.params[P_N]
+        best_d, best_w = -1, -np.inf
+        for k in range(n):
+            pile = work[k]
+            size = st[PILE_N0] if pile == 0 else st[PILE_N1]
+            if size == 0:
+                w = -np.inf
+            else:
+                top = st[(O_PILE0 if pile == 0 else O_PILE1) + size - 1]
+                col = t.colour_of[top]
+                free = 0
+                for s in range(nn):
+                    if s == seat:
+                        continue
+                    holds = False
+                    for c in range(col * PER_COLOUR, (col + 1) * PER_COLOUR):
+                        if st[O_LOC + c] == s:
+                            holds = True
+                            break
+                    if not holds:
+                        free += 1
+                mine = 0
+                for c in range(col * PER_COLOUR, (col + 1) * PER_COLOUR):
+                    if st[O_LOC + c] == L_CAPTURED + seat:
+                        mine += 1
+                w = free + 0.5 * mine
+            if best_d < 0 or w > best_w:
+                best_d, best_w = work[k], w
+        return int(best_d)
+    # play-out: plays come first in ``work``, then the passes
+    n_plays = 0
+    while n_plays < n and work[n_plays] > 0:
+        n_plays += 1
+    has_pass = n_plays < n
+    if n_plays:
+        _card_values(t, st, seat, value_zeros, fwork)
+        best, best_score = -1, -np.inf
+        for k in range(n_plays):
+            x = work[k]
+            ev = 0.0
+            values = 0
+            likely = True
+            while x:
+                c = (x & 127) - 1
+                x >>= 7
+                ev += fwork[F_EV + c]
+                values += t.value_of[c]
+                if fwork[F_PWIN + c] < 0.5:
+                    likely = False
+            score = ev - 0.01 * values
+            if has_pass and not likely:
+                continue  # follows only with cards likely to win
+            if score > best_score:
+                best, best_score = k, score
+        if best >= 0 and (not has_pass or best_score > 0):
+            return int(work[best])
+        if not has_pass:  # the lead must play: the least bad play
+            best, best_ev = 0, -np.inf
+            for k in range(n_plays):
+                x = work[k]
+                ev = 0.0
+                while x:
+                    ev += fwork[F_EV + (x & 127) - 1]
+                    x >>= 7
+                if ev > best_ev:
+                    best, best_ev = k, ev
+            return int(work[best])
+    want = 3 if st[O_HAND_N + seat] < 8 else 1
+    best_d, best_key = 0, -1
+    for k in range(n_plays, n):
+        draws = -1 - work[k]
+        key = (1000 if draws <= want else 0) + draws
+        if key > best_key:
+            best_d, best_key = work[k], key
+    return int(best_d)
+
+
+@njit(cache=True)
+def play_game(t: Any, rs: Any, st: Any, work: Any, fwork: Any, decisions: Any, players: Any) -> Any:
+    """Play ``st`` to the end, seat ``s`` played by ``players[s]`` (``RANDOM``: uniform over
+    the legal options, drawing from stream ``s + 1``; ``GREEDY`` or ``GREEDY_IGNORE``). Returns
+    ``(n, decisions)``: how many decisions there were and the buffer holding them (grown when
+    needed)."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -671,8 +858,12 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("gargon kernel: no legal decision in an unfinished game")
-        k = 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)
-        d = work[k]
+        seat = st[TO_MOVE]
+        who = players[seat]
+        if who == RANDOM:
+            d = work[0 if n == 1 else _rng_below(rs, 1 + seat, n)]
+        else:
+            d = greedy(t, st, work, n, who == GREEDY, fwork)
         decisions[n_dec] = d
         n_dec += 1
         apply(t, st, d)
@@ -680,8 +871,16 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
 
 
 @njit(cache=True)
-def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
-    """Deal and play one random game per seed, entirely in compiled code.
+def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any:
+    """The random player on every seat (see ``play_game``)."""
+    players = np.zeros(MAX_SEATS, np.int64)
+    return play_game(t, rs, st, work, new_fwork(t), decisions, players)
+
+
+@njit(cache=True)
+def play_batch(t: Any, seeds: Any, record: bool, players: Any) -> Any:
+    """Deal and play one game per seed, seat ``s`` played by ``players[s]`` (``RANDOM``,
+    ``GREEDY``, ``GREEDY_IGNORE``), entirely in compiled code.
 
     Returns ``(results, seat_results, scores, amulets, decisions, offsets, deals)``:
     ``results[g]`` the ``R_*`` columns, ``seat_results[g, seat]`` the ``S_*`` ones,
@@ -696,6 +895,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     scores = np.zeros((n_games, n_players), np.float64)
     amulets = np.zeros((n_games, n_players), np.float64)
     work = new_work(t)
+    fwork = new_fwork(t)
     buf = np.empty(1024, np.int64)
     deck = np.empty(N_CARDS, np.int64)
     n_rec = n_games if record else 0
@@ -705,7 +905,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     for g in range(n_games):
         rs = _rng_streams(seeds[g], n_players)
         st = deal(t, rs, deck)
-        n_dec, buf = play_random_game(t, rs, st, work, buf)
+        n_dec, buf = play_game(t, rs, st, work, fwork, buf, players)
         result(t, st, results[g], seat_results[g], scores[g], amulets[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -720,6 +920,12 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
                 decisions[at + i] = buf[i]
             offsets[g + 1] = at + n_dec
     return results, seat_results, scores, amulets, decisions[: offsets[n_rec]], offsets, deals
+
+
+@njit(cache=True)
+def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
+    """``play_batch`` with the random player on every seat."""
+    return play_batch(t, seeds, record, np.zeros(MAX_SEATS, np.int64))
 
 
 # --- from Python ------------------------------------------------------------------------------
@@ -747,21 +953,58 @@ class KernelGames:
         return self.decisions[self.offsets[g] : self.offsets[g + 1]].astype(np.int64)
 
 
+def player_codes(config: GargonConfig, players: str | Sequence[str]) -> IntArray:
+    """One code per seat (``RANDOM``, ``GREEDY``, ``GREEDY_IGNORE``) from the players' names:
+    ``random``, ``greedy`` (= ``greedy:value``) or ``greedy:ignore`` — one name for every seat
+    or one per seat."""
+    n = config.n_players
+    names = [players] * n if isinstance(players, str) else list(players)
+    if len(names) != n:
+        raise ConfigError(f"{n} players play this config, got {len(names)} names: {names!r}")
+    codes = np.zeros(MAX_SEATS, np.int64)
+    for s, name in enumerate(names):
+        key = "greedy" if name == "greedy:value" else name
+        if key not in PLAYER_NAMES:
+            raise ConfigError(
+                "the Gargon kernel plays random, greedy (greedy:value) or greedy:ignore, "
+                f"got {name!r} for seat {s}"
+            )
+        codes[s] = PLAYER_NAMES.index(key)
+    return codes
+
+
 def play_random(
     config: GargonConfig, n_games: int, seed: int, *, record: bool = False, start: int = 0
 ) -> KernelGames:
-    """Play ``n_games`` random games in compiled code; game ``i`` is seeded with the ``i``-th
-    per-game seed of ``seed`` (``gamelib.core.game_seeds``), as ``simulate`` seeds its games —
-    but the kernel's own random streams make these games differ from ``simulate``'s."""
+    """Play ``n_games`` random games in compiled code (see :func:`play`)."""
+    return play(config, "random", n_games, seed, record=record, start=start)
+
+
+def play(
+    config: GargonConfig,
+    players: str | Sequence[str],
+    n_games: int,
+    seed: int,
+    *,
+    record: bool = False,
+    start: int = 0,
+) -> KernelGames:
+    """Play ``n_games`` games in compiled code, each seat played by ``random``, ``greedy``
+    (``greedy:value``) or ``greedy:ignore`` (one name for every seat, or one per seat); game
+    ``i`` is seeded with the ``i``-th per-game seed of ``seed`` (``gamelib.core.game_seeds``),
+    as ``simulate`` seeds its games — but the kernel's own random streams make these games
+    differ from ``simulate``'s. The greedy players draw no random numbers (as in the
+    reference), so an all-greedy game depends on the deal only."""
     if not isinstance(config, GargonConfig):
-        raise ConfigError(f"play_random needs a GargonConfig, got {type(config).__name__}")
+        raise ConfigError(f"the Gargon kernel needs a GargonConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
+    codes = player_codes(config, players)
     t = tables(config)
     n = config.n_players
     seeds = seeds_for(seed, n_games, start)
-    results, seat_res, scores, amulets, decisions, offsets, deals = play_random_batch(
-        t, seeds, record
+    results, seat_res, scores, amulets, decisions, offsets, deals = play_batch(
+        t, seeds, record, codes
     )
     n_win = seat_res[:, :, S_WINNER].sum(axis=1)
     sole = np.where(n_win == 1, np.argmax(seat_res[:, :, S_WINNER], axis=1), -1)
