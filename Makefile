@@ -54,6 +54,7 @@ bench: $(STAMP)
 # the same check as `make test` runs on a small sample; CROSSCHECK_GAMES=10000 for a shorter run
 crosscheck: $(STAMP)
 	GARNER_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel.py
+	GARNER_PLAYERS_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel_players.py
 
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools

@@ -11,7 +11,8 @@ Garner's compiled core (``gamelib.garner.kernel``) is timed beside the Python en
 play in batches of games that never return to Python per decision, its speed-up over the Python
 engine's row of the same run, and its first-call cost — compiling from scratch (a fresh numba
 cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs just the Garner
-rows (no peers, no scaling run).
+rows (no peers, no scaling run).  The compiled greedy player (``gamelib.garner.kernel_players``)
+is timed the same way, greedy against greedy on the standard setup, beside the Python greedy row.
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ import time
 t0 = time.perf_counter()
 from gamelib.garner import SETUPS
 from gamelib.garner.kernel import play_random
+from gamelib.garner.kernel_players import play_batch
 t1 = time.perf_counter()
 play_random(SETUPS["A"], 1, 0, record=True)
+play_batch(SETUPS["A"], ("greedy", "greedy"), 1, 0, record=True)
 print(t1 - t0, time.perf_counter() - t1)
 """
 
@@ -110,6 +113,7 @@ def kernel_first_call() -> dict[str, float]:
 def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
     """(name, players, play-a-batch) for Garner's compiled core, every setup."""
     from gamelib.garner.kernel import play_random
+    from gamelib.garner.kernel_players import play_batch
 
     garner = GAMES["garner"]
     cases: list[tuple[str, str, Callable[[int, int], int]]] = []
@@ -121,6 +125,14 @@ def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
             return int(play_random(cfg, n, 12345, start=start).table["decisions"].sum())
 
         cases.append((f"garner {setup}", "random ×2 kernel", play))
+    std = garner.config("standard")
+    play_batch(std, ("greedy", "greedy"), 1, 0)
+
+    def play_greedy(start: int, n: int) -> int:
+        games = play_batch(std, ("greedy", "greedy"), n, 12345, start=start)
+        return int(games.table["decisions"].sum())
+
+    cases.append(("garner standard", "greedy ×2 kernel", play_greedy))
     return cases
 
 
@@ -304,29 +316,26 @@ def main(argv: list[str] | None = None) -> int:
         f"(import {first_call['import_s']} s)"
     )
     speedups = []
-    python_rows = {
-        r["case"]: r for r in rows if r["kind"] == "gamelib" and r["players"] == "random ×2"
-    }
-    print(
-        f"\n{'random play, decisions/s':<22} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}"
-    )
+    python_rows = {(r["case"], r["players"]): r for r in rows if r["kind"] == "gamelib"}
+    print(f"\n{'kernel vs Python engine':<40} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}")
     for r in rows:
-        base = python_rows.get(r["case"])
+        base = python_rows.get((r["case"], r["players"].removesuffix(" kernel")))
         if r["kind"] != "kernel" or base is None:
             continue
-        up = r["decisions_per_s"] / base["decisions_per_s"]
-        speedups.append(
-            {
-                "case": r["case"],
-                "baseline": base["decisions_per_s"],
-                "now": r["decisions_per_s"],
-                "speedup": round(up, 1),
-            }
-        )
-        print(
-            f"{r['case']:<22} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
-            f"{up:>8.1f}×"
-        )
+        for unit in ("decisions_per_s", "games_per_s"):
+            up = r[unit] / base[unit]
+            speedups.append(
+                {
+                    "case": r["case"],
+                    "players": base["players"],
+                    "unit": unit,
+                    "baseline": base[unit],
+                    "now": r[unit],
+                    "speedup": round(up, 1),
+                }
+            )
+            label = f"{r['case']} {base['players']} {unit.removesuffix('_per_s')}/s"
+            print(f"{label:<40} {base[unit]:>14,.1f} {r[unit]:>12,.1f} {up:>8.1f}×")
     ratios = []
     ours = [
         r for r in rows if r["kind"] in ("gamelib", "kernel") and r["players"].startswith("random")
