@@ -40,7 +40,13 @@ VARIATIONS = [
     for m, s, top in itertools.product(("none", "one", "all"), (False, True), ("level", "surface"))
 ]
 CONFIGS = [GarnerConfig(**{**vars(SETUPS[name]), **v}) for name in SETUPS for v in VARIATIONS]
-PAIRS = [("greedy", "greedy"), ("greedy", "random"), ("random", "greedy")]
+PAIRS = [
+    ("greedy", "greedy"),
+    ("greedy", "random"),
+    ("random", "greedy"),
+    ("cautious", "greedy"),
+    ("random", "cautious:2"),
+]
 TOTAL_GAMES = int(os.environ.get("GARNER_PLAYERS_CROSSCHECK_GAMES", len(CONFIGS) * 2))
 GAMES_PER_CONFIG = max(1, math.ceil(TOTAL_GAMES / len(CONFIGS)))
 
@@ -69,7 +75,7 @@ def crosscheck(
             firsts = [m.sites[0] if phase in (LIFT, COLLECT) else m.site for m in legal]
             assert d in firsts, f"{where}: {d} is not a legal option"
             move = legal[firsts.index(d)]
-            if players[seat] == "greedy":
+            if players[seat] != "random":  # cautious plays greedy's turn after its lift
                 _, st = K.from_reference(ref)
                 n = K.legal(t, st, work)
                 assert n == len(legal), where
@@ -189,8 +195,12 @@ def test_set_order_is_cpythons():
 
 
 def test_bad_players_are_refused_by_name():
-    with pytest.raises(ConfigError, match="no compiled Garner player 'cautious'"):
-        KP.play_batch(SETUPS["A"], ("cautious", "random"), 1, 1)
+    with pytest.raises(ConfigError, match="no compiled Garner player 'clever'"):
+        KP.play_batch(SETUPS["A"], ("clever", "random"), 1, 1)
+    with pytest.raises(ConfigError, match="cautious:N takes a whole number N ≥ 1"):
+        KP.play_batch(SETUPS["A"], ("cautious:0", "random"), 1, 1)
+    with pytest.raises(ConfigError, match="no compiled Garner player 'greedy:2'"):
+        KP.play_batch(SETUPS["A"], ("greedy:2", "random"), 1, 1)
     with pytest.raises(ConfigError, match="one player per seat"):
         KP.play_batch(SETUPS["A"], ("greedy",), 1, 1)
     with pytest.raises(ConfigError, match="n_games must be a non-negative int"):

@@ -1,4 +1,4 @@
-"""Garner's built-in players inside compiled code: random and greedy, seat by seat.
+"""Garner's built-in players inside compiled code: random, greedy and cautious, seat by seat.
 
 ``gamelib.garner.players`` is the readable reference; this module computes the same numbers
 with numba so that whole games of greedy (or greedy against random) never return to Python per
@@ -64,16 +64,16 @@ from gamelib.garner.rules import COLLECT, LIFT, OVER, PLACE, GarnerConfig
 
 IntArray = npt.NDArray[np.int64]
 
-RANDOM, GREEDY = 0, 1
-PLAYER_CODES = {"random": RANDOM, "greedy": GREEDY}
+RANDOM, GREEDY, CAUTIOUS = 0, 1, 2
+PLAYER_CODES = {"random": RANDOM, "greedy": GREEDY, "cautious": CAUTIOUS}
 
 # rows of the players' scratch ``pw`` (``new_player_work``)
 P_LIFTS, P_NLAB, P_CLAB, P_CSUIT, P_CCOUNT, P_CSTART, P_CSITES, P_HEIGHT = range(8)
 P_LIFTED, P_LOST, P_LOSTORD, P_LIFT, P_POOL, P_AVOID0, P_AVOID1, P_PLAN = range(8, 16)
-P_SETTAB, P_SETTMP, P_REPIDX = range(16, 19)
-P_NEAR = 19  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
+P_SETTAB, P_SETTMP, P_REPIDX, P_CAND = range(16, 20)
+P_NEAR = 20  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
 # the float scratch ``fv``: rows of per-lift values, per-group values, per-suit values
-F_PLAN, F_COMP, F_SV = range(3)
+F_PLAN, F_COMP, F_SV, F_REPLY = range(4)
 TIE = 1e-9
 
 
@@ -116,7 +116,7 @@ def new_player_work(t: Any) -> Any:
     n = p[N_SITES]
     width = max(n + 1, _set_size(n), 4)
     pw = np.zeros((P_NEAR + 2 * p[N_SUITS] + 1, width), np.int64)
-    fv = np.zeros((3, max(n + 1, p[N_SUITS])), np.float64)
+    fv = np.zeros((4, max(n + 1, p[N_SUITS])), np.float64)
     return pw, fv
 
 
@@ -525,6 +525,73 @@ def _greedy_lift(
 
 
 @njit(cache=True)
+def _plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any) -> int:
+    """Make lift ``li`` of ``st``'s legal lifts ``seat``'s plan (as greedy keeps it); returns the
+    lift's decision."""
+    n = legal(t, st, work)
+    nc, top, n_top = _prepare(t, pt, st, seat, n, work, pw, fv)
+    avoid = pw[P_AVOID0 + seat]
+    _, ci, tg = _lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
+    pw[P_PLAN, 2 * seat] = ci
+    pw[P_PLAN, 2 * seat + 1] = tg
+    return int(pw[P_LIFTS, li])
+
+
+@njit(cache=True)
+def _cautious_lift(
+    t: Any, pt: Any, st: Any, seat: int, n: int, width: int, work: Any, pw: Any, fv: Any, rs: Any
+) -> int:
+    """Cautious's lift: among greedy's tied best (a random ``width`` of them when there are
+    more), the one whose planned turn, played out greedily on a copy, leaves the opponent the
+    smallest best lift estimate (0 when the game ends); ties at random."""
+    lift_values(t, pt, st, seat, n, work, pw, fv)
+    values = fv[F_PLAN]
+    best = values[0]
+    for li in range(1, n):
+        best = max(best, values[li])
+    cand = pw[P_CAND]
+    m = 0
+    for li in range(n):
+        if values[li] >= best - TIE:
+            cand[m] = li
+            m += 1
+    if m > width:  # a random sample of width of them (partial Fisher–Yates)
+        for j in range(width):
+            k = j + _rng_below(rs, 1 + seat, m - j)
+            cand[j], cand[k] = cand[k], cand[j]
+        m = width
+    if m == 1:
+        return _plan_lift(t, pt, st, seat, cand[0], work, pw, fv)
+    replies = fv[F_REPLY]
+    for j in range(m):
+        d = _plan_lift(t, pt, st, seat, cand[j], work, pw, fv)
+        trial = st.copy()
+        apply(t, trial, d, work)
+        while trial[PHASE] != OVER and trial[PHASE] != LIFT and trial[TO_MOVE] == seat:
+            n2 = legal(t, trial, work)
+            apply(t, trial, _rest_of_turn(t, pt, trial, n2, work, pw, fv, rs), work)
+        if trial[PHASE] == OVER:
+            replies[j] = 0.0
+        else:
+            n3 = legal(t, trial, work)
+            lift_values(t, pt, trial, 1 - seat, n3, work, pw, fv)
+            reply = fv[F_PLAN, 0]
+            for li in range(1, n3):
+                reply = max(reply, fv[F_PLAN, li])
+            replies[j] = reply
+    low = replies[0]
+    for j in range(1, m):
+        low = min(low, replies[j])
+    k = 0
+    for j in range(m):  # the candidates at the lowest reply, in their order
+        if replies[j] <= low + TIE:
+            cand[k] = cand[j]
+            k += 1
+    pick = cand[0] if k == 1 else cand[_rng_below(rs, 1 + seat, k)]
+    return _plan_lift(t, pt, st, seat, pick, work, pw, fv)
+
+
+@njit(cache=True)
 def place_pool(t: Any, st: Any, seat: int, n: int, work: Any, pw: Any) -> int:
     """Greedy's placement options among the ``n`` legal ones: the plan's target when this card
     is the one it plans for (one option), else the sites that cannot spoil the plan (or every
@@ -576,12 +643,25 @@ def collect_values(t: Any, pt: Any, st: Any, seat: int, n: int, work: Any, fv: A
 
 
 @njit(cache=True)
-def greedy_decision(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any, rs: Any) -> int:
-    """Greedy's decision among the ``n`` legal ones ``legal`` just wrote."""
+def greedy_decision(
+    t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any, rs: Any, width: int
+) -> int:
+    """Greedy's decision among the ``n`` legal ones ``legal`` just wrote; with ``width`` ≥ 1,
+    cautious's (its lift differs, the rest of its turn is greedy's)."""
     seat = st[TO_MOVE]
     phase = st[PHASE]
     if phase == LIFT:
+        if width > 0:
+            return _cautious_lift(t, pt, st, seat, n, width, work, pw, fv, rs)
         return _greedy_lift(t, pt, st, seat, n, work, pw, fv, rs)
+    return _rest_of_turn(t, pt, st, n, work, pw, fv, rs)
+
+
+@njit(cache=True)
+def _rest_of_turn(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any, rs: Any) -> int:
+    """Greedy's placement, collect or leave-behind among the ``n`` legal decisions."""
+    seat = st[TO_MOVE]
+    phase = st[PHASE]
     if phase == PLACE:
         m = place_pool(t, st, seat, n, work, pw)
         return int(pw[P_POOL, 0 if m == 1 else _rng_below(rs, 1 + seat, m)])
@@ -608,8 +688,9 @@ def greedy_decision(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: An
 def play_game(
     t: Any, pt: Any, codes: Any, rs: Any, st: Any, work: Any, pw: Any, fv: Any, decisions: Any
 ) -> Any:
-    """Play ``st`` to the end with player ``codes[seat]`` on each seat (``RANDOM``: uniform, as
-    ``kernel.play_random_game``; ``GREEDY``); returns ``(n, decisions)`` like it."""
+    """Play ``st`` to the end with player ``codes[seat, 0]`` on each seat (``RANDOM``: uniform,
+    as ``kernel.play_random_game``; ``GREEDY``; ``CAUTIOUS`` of width ``codes[seat, 1]``);
+    returns ``(n, decisions)`` like it."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -620,8 +701,11 @@ def play_game(
         if n == 0:
             raise RuntimeError("garner kernel: no legal decision in an unfinished game")
         seat = st[TO_MOVE]
-        if codes[seat] == GREEDY:
-            d = greedy_decision(t, pt, st, n, work, pw, fv, rs)
+        code = codes[seat, 0]
+        if code == GREEDY:
+            d = greedy_decision(t, pt, st, n, work, pw, fv, rs, 0)
+        elif code == CAUTIOUS:
+            d = greedy_decision(t, pt, st, n, work, pw, fv, rs, codes[seat, 1])
         else:
             d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1 + seat, n)]
         decisions[n_dec] = d
@@ -667,17 +751,25 @@ def play_batch_kernel(t: Any, pt: Any, codes: Any, seeds: Any, record: bool) -> 
 
 
 def player_codes(players: tuple[str, str] | list[str]) -> IntArray:
-    """The kernel's code for each seat's player name (``random`` or ``greedy``)."""
+    """Each seat's player as the kernel's ``[code, width]`` (``random``, ``greedy``,
+    ``cautious`` or ``cautious:N``, as ``gamelib.garner.players`` names them)."""
     if isinstance(players, str) or len(players) != 2:
         raise ConfigError(f"players must name one player per seat (two), got {players!r}")
-    codes = []
-    for name in players:
-        if name not in PLAYER_CODES:
+    codes = np.zeros((2, 2), np.int64)
+    for seat, name in enumerate(players):
+        base, _, arg = str(name).partition(":")
+        if base not in PLAYER_CODES or (arg and base != "cautious"):
             raise ConfigError(
-                f"no compiled Garner player {name!r}; compiled players: {sorted(PLAYER_CODES)}"
+                f"no compiled Garner player {name!r}; compiled players: random, greedy, "
+                "cautious, cautious:N"
             )
-        codes.append(PLAYER_CODES[name])
-    return np.array(codes, np.int64)
+        codes[seat, 0] = PLAYER_CODES[base]
+        if base == "cautious":
+            width = int(arg) if arg.isdigit() else 0 if arg else 3
+            if width < 1:
+                raise ConfigError(f"cautious:N takes a whole number N ≥ 1 of options, got {arg!r}")
+            codes[seat, 1] = width
+    return codes
 
 
 def play_batch(
@@ -689,9 +781,10 @@ def play_batch(
     record: bool = False,
     start: int = 0,
 ) -> KernelGames:
-    """Play ``n_games`` games between compiled players (``players[seat]``: ``"random"`` or
-    ``"greedy"``) in compiled code, seeded as ``kernel.play_random`` seeds its games; with two
-    random players the games are ``play_random``'s."""
+    """Play ``n_games`` games between compiled players (``players[seat]``: ``"random"``,
+    ``"greedy"``, ``"cautious"`` or ``"cautious:N"``) in compiled code, seeded as
+    ``kernel.play_random`` seeds its games; with two random players the games are
+    ``play_random``'s."""
     if not isinstance(config, GarnerConfig):
         raise ConfigError(f"play_batch needs a GarnerConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
