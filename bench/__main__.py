@@ -11,8 +11,9 @@ Garner's compiled core (``gamelib.garner.kernel``) is timed beside the Python en
 play in batches of games that never return to Python per decision, its speed-up over the Python
 engine's row of the same run, and its first-call cost — compiling from scratch (a fresh numba
 cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs just the Garner
-rows (no peers, no scaling run).  The compiled greedy player (``gamelib.garner.kernel_players``)
-is timed the same way, greedy against greedy on the standard setup, beside the Python greedy row.
+rows (no peers, no scaling run).  The compiled greedy and cautious players
+(``gamelib.garner.kernel_players``) are timed the same way on the standard setup, beside the
+Python rows of the same pairs.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ from gamelib.garner.kernel import play_random
 from gamelib.garner.kernel_players import play_batch
 t1 = time.perf_counter()
 play_random(SETUPS["A"], 1, 0, record=True)
-play_batch(SETUPS["A"], ("greedy", "greedy"), 1, 0, record=True)
+play_batch(SETUPS["A"], ("greedy", "cautious"), 1, 0, record=True)
 print(t1 - t0, time.perf_counter() - t1)
 """
 
@@ -126,13 +127,15 @@ def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
 
         cases.append((f"garner {setup}", "random ×2 kernel", play))
     std = garner.config("standard")
-    play_batch(std, ("greedy", "greedy"), 1, 0)
+    for pair in (("greedy", "greedy"), ("cautious", "cautious"), ("cautious", "random")):
+        play_batch(std, pair, 1, 0)
 
-    def play_greedy(start: int, n: int) -> int:
-        games = play_batch(std, ("greedy", "greedy"), n, 12345, start=start)
-        return int(games.table["decisions"].sum())
+        def play_pair(start: int, n: int, pair: tuple[str, str] = pair) -> int:
+            games = play_batch(std, pair, n, 12345, start=start)
+            return int(games.table["decisions"].sum())
 
-    cases.append(("garner standard", "greedy ×2 kernel", play_greedy))
+        label = f"{pair[0]} ×2" if pair[0] == pair[1] else " v ".join(pair)
+        cases.append(("garner standard", f"{label} kernel", play_pair))
     return cases
 
 
@@ -290,11 +293,11 @@ def main(argv: list[str] | None = None) -> int:
         peers, missing = peer_cases()
         ours_cases = gamelib_cases()
     first_call = kernel_first_call()
-    print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
+    print(f"{'case':<44} {'players':<26} {'games/s':>10} {'decisions/s':>12}")
 
     def show(r: dict[str, Any]) -> None:
         print(
-            f"{r['case']:<44} {r['players']:<18} {r['games_per_s']:>10,.1f} "
+            f"{r['case']:<44} {r['players']:<26} {r['games_per_s']:>10,.1f} "
             f"{r['decisions_per_s']:>12,.0f}"
         )
 
