@@ -70,8 +70,8 @@ PLAYER_CODES = {"random": RANDOM, "greedy": GREEDY, "cautious": CAUTIOUS}
 # rows of the players' scratch ``pw`` (``new_player_work``)
 P_LIFTS, P_NLAB, P_CLAB, P_CSUIT, P_CCOUNT, P_CSTART, P_CSITES, P_HEIGHT = range(8)
 P_LIFTED, P_LOST, P_LOSTORD, P_LIFT, P_POOL, P_AVOID0, P_AVOID1, P_PLAN = range(8, 16)
-P_SETTAB, P_SETTMP, P_REPIDX, P_CAND = range(16, 20)
-P_NEAR = 20  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
+P_SETTAB, P_SETTMP, P_REPIDX, P_CAND, P_TRACE = range(16, 21)
+P_NEAR = 21  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
 # the float scratch ``fv``: rows of per-lift values, per-group values, per-suit values
 F_PLAN, F_COMP, F_SV, F_REPLY = range(4)
 TIE = 1e-9
@@ -538,6 +538,35 @@ def _plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any,
 
 
 @njit(cache=True)
+def cautious_reply(
+    t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any, rs: Any, trace: Any
+) -> Any:
+    """Cautious's look-ahead for lift ``li`` of ``st``: make it the plan, play the planned turn
+    greedily on a copy (its decisions written to ``trace``) and return ``(reply, n)``: the
+    opponent's best lift estimate afterwards (0 when the game is over) and how many decisions
+    the turn took after the lift."""
+    d = _plan_lift(t, pt, st, seat, li, work, pw, fv)
+    trial = st.copy()
+    apply(t, trial, d, work)
+    k = 0
+    while trial[PHASE] != OVER and trial[PHASE] != LIFT and trial[TO_MOVE] == seat:
+        n2 = legal(t, trial, work)
+        d2 = _rest_of_turn(t, pt, trial, n2, work, pw, fv, rs)
+        if k < len(trace):
+            trace[k] = d2
+        k += 1
+        apply(t, trial, d2, work)
+    if trial[PHASE] == OVER:
+        return 0.0, k
+    n3 = legal(t, trial, work)
+    lift_values(t, pt, trial, 1 - seat, n3, work, pw, fv)
+    reply = fv[F_PLAN, 0]
+    for i in range(1, n3):
+        reply = max(reply, fv[F_PLAN, i])
+    return reply, k
+
+
+@njit(cache=True)
 def _cautious_lift(
     t: Any, pt: Any, st: Any, seat: int, n: int, width: int, work: Any, pw: Any, fv: Any, rs: Any
 ) -> int:
@@ -563,22 +592,9 @@ def _cautious_lift(
     if m == 1:
         return _plan_lift(t, pt, st, seat, cand[0], work, pw, fv)
     replies = fv[F_REPLY]
+    trace = pw[P_TRACE]
     for j in range(m):
-        d = _plan_lift(t, pt, st, seat, cand[j], work, pw, fv)
-        trial = st.copy()
-        apply(t, trial, d, work)
-        while trial[PHASE] != OVER and trial[PHASE] != LIFT and trial[TO_MOVE] == seat:
-            n2 = legal(t, trial, work)
-            apply(t, trial, _rest_of_turn(t, pt, trial, n2, work, pw, fv, rs), work)
-        if trial[PHASE] == OVER:
-            replies[j] = 0.0
-        else:
-            n3 = legal(t, trial, work)
-            lift_values(t, pt, trial, 1 - seat, n3, work, pw, fv)
-            reply = fv[F_PLAN, 0]
-            for li in range(1, n3):
-                reply = max(reply, fv[F_PLAN, li])
-            replies[j] = reply
+        replies[j], _ = cautious_reply(t, pt, st, seat, cand[j], work, pw, fv, rs, trace)
     low = replies[0]
     for j in range(1, m):
         low = min(low, replies[j])
