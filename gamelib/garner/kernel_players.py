@@ -16,6 +16,10 @@ option that reaches the best value, and it walks the sites next to a suit's top-
 the iteration order of a Python ``set`` built by ``set.update``; ``_near`` reproduces CPython's
 set table (open addressing, linear probes then perturbation, resize at 3/5 full) to walk them in
 that order. A test compares it with ``list(set(...))``.
+
+Caching: numba's on-disk cache (``cache=True``) notices edits to this file, not to
+``kernel.py`` whose functions these call; after editing ``kernel.py``, delete
+``gamelib/garner/__pycache__/kernel_players*.nbi``/``.nbc`` (or the whole ``__pycache__``).
 """
 
 from __future__ import annotations
