@@ -57,6 +57,7 @@ crosscheck: $(STAMP)
 	GARGON_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_gargon_kernel.py
 	GARGON_GREEDY_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_gargon_kernel_players.py
 	DTY_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_deck_the_yard_kernel.py
+	GARNER_PLAYERS_CROSSCHECK_GAMES=$(CROSSCHECK_GAMES) $(BIN)/pytest -q tests/test_garner_kernel_players.py
 
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools

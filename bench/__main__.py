@@ -11,7 +11,9 @@ Garner's compiled core (``gamelib.garner.kernel``) is timed beside the Python en
 play in batches of games that never return to Python per decision, its speed-up over the Python
 engine's row of the same run, and its first-call cost — compiling from scratch (a fresh numba
 cache in a subprocess) and loading the on-disk cache.  ``--only garner`` runs just the Garner
-rows (no peers, no scaling run).
+rows (no peers, no scaling run).  The compiled greedy and cautious players
+(``gamelib.garner.kernel_players``) are timed the same way on the standard setup, beside the
+Python rows of the same pairs.
 
 Gargon's compiled core (``gamelib.gargon.kernel``) gets the same rows for 3, 4 and 5 players
 (random play on every seat; greedy on every seat for 4 players, beside the Python engine's
@@ -86,8 +88,10 @@ import time
 t0 = time.perf_counter()
 from gamelib.garner import SETUPS
 from gamelib.garner.kernel import play_random
+from gamelib.garner.kernel_players import play_batch
 t1 = time.perf_counter()
 play_random(SETUPS["A"], 1, 0, record=True)
+play_batch(SETUPS["A"], ("greedy", "cautious"), 1, 0, record=True)
 print(t1 - t0, time.perf_counter() - t1)
 """
 
@@ -116,6 +120,7 @@ def kernel_first_call(script: str = KERNEL_FIRST_CALL) -> dict[str, float]:
 def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
     """(name, players, play-a-batch) for Garner's compiled core, every setup."""
     from gamelib.garner.kernel import play_random
+    from gamelib.garner.kernel_players import play_batch
 
     garner = GAMES["garner"]
     cases: list[tuple[str, str, Callable[[int, int], int]]] = []
@@ -127,6 +132,16 @@ def kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
             return int(play_random(cfg, n, 12345, start=start).table["decisions"].sum())
 
         cases.append((f"garner {setup}", "random ×2 kernel", play))
+    std = garner.config("standard")
+    for pair in (("greedy", "greedy"), ("cautious", "cautious"), ("cautious", "random")):
+        play_batch(std, pair, 1, 0)
+
+        def play_pair(start: int, n: int, pair: tuple[str, str] = pair) -> int:
+            games = play_batch(std, pair, n, 12345, start=start)
+            return int(games.table["decisions"].sum())
+
+        label = f"{pair[0]} ×2" if pair[0] == pair[1] else " v ".join(pair)
+        cases.append(("garner standard", f"{label} kernel", play_pair))
     return cases
 
 
@@ -361,11 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     first_call = kernel_first_call() if "garner" in wanted else None
     gargon_first_call = kernel_first_call(GARGON_KERNEL_FIRST_CALL) if "gargon" in wanted else None
     dty_first_call = kernel_first_call(DTY_KERNEL_FIRST_CALL) if "deck_the_yard" in wanted else None
-    print(f"{'case':<44} {'players':<18} {'games/s':>10} {'decisions/s':>12}")
+    print(f"{'case':<44} {'players':<26} {'games/s':>10} {'decisions/s':>12}")
 
     def show(r: dict[str, Any]) -> None:
         print(
-            f"{r['case']:<44} {r['players']:<18} {r['games_per_s']:>10,.1f} "
+            f"{r['case']:<44} {r['players']:<26} {r['games_per_s']:>10,.1f} "
             f"{r['decisions_per_s']:>12,.0f}"
         )
 
@@ -398,28 +413,26 @@ def main(argv: list[str] | None = None) -> int:
             f"(import {call['import_s']} s)"
         )
     speedups = []
-    # a kernel row's baseline: the Python engine's row of the same case and player
-    python_rows = {(r["case"], r["players"].split()[0]): r for r in rows if r["kind"] == "gamelib"}
-    print(f"\n{'decisions/s':<30} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}")
+    python_rows = {(r["case"], r["players"]): r for r in rows if r["kind"] == "gamelib"}
+    print(f"\n{'kernel vs Python engine':<40} {'Python engine':>14} {'kernel':>12} {'speed-up':>9}")
     for r in rows:
-        player = r["players"].split()[0]
-        base = python_rows.get((r["case"], player))
+        base = python_rows.get((r["case"], r["players"].removesuffix(" kernel")))
         if r["kind"] != "kernel" or base is None:
             continue
-        up = r["decisions_per_s"] / base["decisions_per_s"]
-        label = r["case"] if player == "random" else f"{r['case']} ({player})"
-        speedups.append(
-            {
-                "case": label,
-                "baseline": base["decisions_per_s"],
-                "now": r["decisions_per_s"],
-                "speedup": round(up, 1),
-            }
-        )
-        print(
-            f"{label:<30} {base['decisions_per_s']:>14,.0f} {r['decisions_per_s']:>12,.0f} "
-            f"{up:>8.1f}×"
-        )
+        for unit in ("decisions_per_s", "games_per_s"):
+            up = r[unit] / base[unit]
+            speedups.append(
+                {
+                    "case": r["case"],
+                    "players": base["players"],
+                    "unit": unit,
+                    "baseline": base[unit],
+                    "now": r[unit],
+                    "speedup": round(up, 1),
+                }
+            )
+            label = f"{r['case']} {base['players']} {unit.removesuffix('_per_s')}/s"
+            print(f"{label:<40} {base[unit]:>14,.1f} {r[unit]:>12,.1f} {up:>8.1f}×")
     ratios = []
     ours = [
         r for r in rows if r["kind"] in ("gamelib", "kernel") and r["players"].startswith("random")

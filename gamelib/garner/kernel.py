@@ -754,7 +754,14 @@ def play_random(
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
     t = tables(config)
     seeds = seeds_for(seed, n_games, start)
-    results, scores, piles, decisions, offsets, deals = play_random_batch(t, seeds, record)
+    return games_table(config, seeds, start, play_random_batch(t, seeds, record))
+
+
+def games_table(config: GarnerConfig, seeds: IntArray, start: int, out: Any) -> KernelGames:
+    """A batch's ``KernelGames`` from what a compiled batch returned (``play_random_batch``'s
+    ``(results, scores, piles, decisions, offsets, deals)``)."""
+    results, scores, piles, decisions, offsets, deals = out
+    n_games = len(seeds)
     n_suits = config.n_suits
     columns: list[tuple[str, Any]] = [
         ("game", np.arange(start, start + n_games)),

@@ -279,39 +279,53 @@ class GreedyPlayer:
         return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
 
     def _place(self, state: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
-        plan = self._plan
-        i = len(state.placed)
-        if plan is not None and plan.turn == state.turns:
-            if plan.card_index == i and Place(plan.target) in legal:
-                return Place(plan.target)
-            reserved = plan.target if plan.card_index > i else -1
-            avoid = plan.avoid
-        else:
-            reserved, avoid = -1, ()
-        stacks = state.stacks
-        top = max(map(len, stacks))
-        level = state.config.top_layer == "level"
-        safe = [
-            m
-            for m in legal
-            if (s := m.site) != reserved  # type: ignore[attr-defined]
-            and s not in avoid
-            and (not level or len(stacks[s]) < top or top == 0)
-        ]
-        pool = safe or legal
+        pool, planned = place_options(state, legal, self._plan)
+        if planned:
+            return pool[0]
         return pool[rng.randrange(len(pool))]
 
     def _collect(
         self, state: GarnerState, seat: int, legal: Sequence[Move], rng: random.Random
     ) -> Move:
-        sv = suit_values(state, seat)
-        suit_of = state.t.suit_of
-        stacks = state.stacks
-        values = [
-            collect_value(state, seat, suit_of[stacks[m.sites[0]][-1]], len(m.sites), sv)  # type: ignore[attr-defined]
-            for m in legal
-        ]
-        return _best(legal, values, rng)
+        return _best(legal, collect_values(state, seat, legal), rng)
+
+
+def place_options(
+    state: GarnerState, legal: Sequence[Move], plan: _Plan | None
+) -> tuple[list[Move], bool]:
+    """Greedy's placement options: ``([target], True)`` when this card is the one the plan
+    places (and its target is legal), else the legal placements that cannot spoil the plan
+    (every legal one when none is safe) and ``False``; greedy picks one of them at random."""
+    i = len(state.placed)
+    if plan is not None and plan.turn == state.turns:
+        if plan.card_index == i and Place(plan.target) in legal:
+            return [Place(plan.target)], True
+        reserved = plan.target if plan.card_index > i else -1
+        avoid = plan.avoid
+    else:
+        reserved, avoid = -1, ()
+    stacks = state.stacks
+    top = max(map(len, stacks))
+    level = state.config.top_layer == "level"
+    safe = [
+        m
+        for m in legal
+        if (s := m.site) != reserved  # type: ignore[attr-defined]
+        and s not in avoid
+        and (not level or len(stacks[s]) < top or top == 0)
+    ]
+    return (safe or list(legal)), False
+
+
+def collect_values(state: GarnerState, seat: int, legal: Sequence[Move]) -> list[float]:
+    """Greedy's worth of each legal collect: the group's cards at their suit's value."""
+    sv = suit_values(state, seat)
+    suit_of = state.t.suit_of
+    stacks = state.stacks
+    return [
+        collect_value(state, seat, suit_of[stacks[m.sites[0]][-1]], len(m.sites), sv)  # type: ignore[attr-defined]
+        for m in legal
+    ]
 
 
 class CautiousPlayer(GreedyPlayer):
