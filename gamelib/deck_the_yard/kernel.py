@@ -63,7 +63,9 @@ from gamelib.deck_the_yard.rules import (
     UsePlug,
     state_from_start,
 )
-from gamelib.garner.kernel import seeds_for
+from gamelib.kernel_rng import rng_below as _rng_below
+from gamelib.kernel_rng import rng_next as _rng_next
+from gamelib.kernel_rng import seeds_for
 
 IntArray = npt.NDArray[np.int64]
 
@@ -174,28 +176,7 @@ def tables(config: DeckTheYardConfig) -> KernelTables:
     return KernelTables(p, kind_of, pattern, alpha)
 
 
-# --- random numbers (SplitMix64, as in Garner's kernel) ---------------------------------------
-
-
-@njit(cache=True)
-def _rng_next(rs: Any, i: int) -> Any:
-    """SplitMix64: the next 64 random bits of stream ``rs[i]`` (uint64 arithmetic wraps)."""
-    z = rs[i] + np.uint64(0x9E3779B97F4A7C15)
-    rs[i] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _rng_below(rs: Any, i: int, n: int) -> int:
-    """A uniform int in ``[0, n)`` from stream ``rs[i]``, unbiased (rejection on 31 bits)."""
-    span = np.int64(1) << 31
-    limit = span - span % n
-    while True:
-        x = np.int64(_rng_next(rs, i) >> np.uint64(33))
-        if x < limit:
-            return int(x % n)
+# --- random numbers: SplitMix64 streams (gamelib.kernel_rng), two per game ----------------
 
 
 @njit(cache=True)

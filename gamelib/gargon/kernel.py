@@ -79,7 +79,9 @@ from gamelib.gargon.rules import (
     from_deal,
     shape_of,
 )
-from gamelib.garner.kernel import _rng_below, _rng_next, seeds_for
+from gamelib.kernel_rng import rng_below as _rng_below
+from gamelib.kernel_rng import rng_next as _rng_next
+from gamelib.kernel_rng import seeds_for
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

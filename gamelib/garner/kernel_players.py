@@ -51,7 +51,6 @@ from gamelib.garner.kernel import (
     W_OUT,
     KernelGames,
     KernelTables,
-    _rng_below,
     _rng_streams,
     apply,
     deal,
@@ -60,11 +59,12 @@ from gamelib.garner.kernel import (
     legal,
     new_work,
     result,
-    seeds_for,
     tables,
 )
 from gamelib.garner.players import DECIDED_SUIT_FACTOR
 from gamelib.garner.rules import COLLECT, LIFT, OVER, PLACE, GarnerConfig
+from gamelib.kernel_rng import rng_below as _rng_below
+from gamelib.kernel_rng import seeds_for
 
 IntArray = npt.NDArray[np.int64]
 
