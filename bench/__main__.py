@@ -19,6 +19,11 @@ Gargon's compiled core (``gamelib.gargon.kernel``) gets the same rows for 3, 4 a
 (random play on every seat; greedy on every seat for 4 players, beside the Python engine's
 greedy ×4 row), Deck the Yard's (``gamelib.deck_the_yard.kernel``) for random and
 greedy play; each has its own first-call cost and ``--only gargon`` / ``--only deck_the_yard``.
+
+Every run (``--only GAME`` too: that game's row) also times clones of a mid-game position
+(seeded random play to half the game's length): the reference engine's ``clone()``, one random
+move on it (legal moves and apply, clone cost subtracted), and a ``.copy()`` of the compiled
+core's state vector built by ``from_reference`` — the "clones" key of the report.
 """
 
 from __future__ import annotations
@@ -32,12 +37,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from gamelib import __version__, play_game
-from gamelib.core import game_seeds
+from gamelib.core import State, game_seeds
 from gamelib.registry import GAMES
 
 RESULTS = Path(__file__).parent / "results"
@@ -212,6 +218,87 @@ def dty_kernel_cases() -> list[tuple[str, str, Callable[[int, int], int]]]:
         ("deck_the_yard", "random kernel", play),
         ("deck_the_yard", "greedy kernel", play_greedy),
     ]
+
+
+CLONE_CASES = (
+    ("garner", "standard", "gamelib.garner.kernel"),
+    ("gargon", "4p", "gamelib.gargon.kernel"),
+    ("deck_the_yard", None, "gamelib.deck_the_yard.kernel"),
+)
+
+
+def _best_us(fn: Callable[[], object]) -> float:
+    """Microseconds per call of ``fn``: the best of 5 timeit runs of about 0.2 s each."""
+    timer = timeit.Timer(fn)
+    number, _ = timer.autorange()
+    return min(timer.repeat(repeat=5, number=number)) / number * 1e6
+
+
+def mid_game(name: str, setup: str | None, seed: int = 2024) -> tuple[State, int, int]:
+    """A reference position about halfway through a seeded random game: (state, moves made,
+    moves in the whole game).  The same seed plays the game once to the end to learn its length,
+    then again to half of it."""
+    game = GAMES[name]
+    cfg = game.config(setup)
+
+    def play(stop: int | None) -> tuple[State, int]:
+        rng = random.Random(seed)
+        state = game.new_state(cfg, rng)
+        made = 0
+        while not state.is_over() and (stop is None or made < stop):
+            state.apply(rng.choice(state.legal_moves()))
+            made += 1
+        return state, made
+
+    _, length = play(None)
+    state, made = play(length // 2)
+    return state, made, length
+
+
+def clone_row(name: str, setup: str | None, kernel_module: str) -> dict[str, Any]:
+    """Clone cost of a mid-game position: the reference engine's ``clone()``, one random move on
+    it (legal moves computed afresh and applied, the clone it is made on subtracted), and a copy
+    of the compiled core's state vector (``from_reference``) of the same position."""
+    import importlib
+
+    state, made, length = mid_game(name, setup)
+    rng = random.Random(1)
+    clone_us = _best_us(state.clone)
+
+    def clone_and_move() -> None:
+        s = state.clone()
+        s._legal = None  # the move pays for its legal-move list, as in play
+        s.apply(rng.choice(s.legal_moves()))
+
+    move_us = max(_best_us(clone_and_move) - clone_us, 0.0)
+    _, vector = importlib.import_module(kernel_module).from_reference(state)
+    copy_us = _best_us(vector.copy)
+    return {
+        "case": name if setup is None else f"{name} {setup}",
+        "moves_made": made,
+        "game_length": length,
+        "reference_clone_us": round(clone_us, 3),
+        "reference_random_move_us": round(move_us, 3),
+        "kernel_copy_us": round(copy_us, 3),
+        "kernel_state_len": int(vector.size),
+        "clone_speedup": round(clone_us / copy_us, 1),
+    }
+
+
+def clone_rows(wanted: list[str]) -> list[dict[str, Any]]:
+    """One clone-cost row per wanted game, printed as a table."""
+    rows = [clone_row(*case) for case in CLONE_CASES if case[0] in wanted]
+    print(
+        f"\n{'clone of a mid-game position':<30} {'ref clone µs':>13} {'ref move µs':>12} "
+        f"{'kernel copy µs':>15} {'speed-up':>9}"
+    )
+    for r in rows:
+        print(
+            f"{r['case']:<30} {r['reference_clone_us']:>13.2f} "
+            f"{r['reference_random_move_us']:>12.2f} {r['kernel_copy_us']:>15.3f} "
+            f"{r['clone_speedup']:>8.1f}×"
+        )
+    return rows
 
 
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
@@ -449,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
                 ratios.append({"gamelib": label, "peer": p["case"], "ratio": round(ratio, 2)})
                 line += f"{ratio:>18.2f}"
             print(line)
+    clones = clone_rows(wanted)
     scale = None
     if not args.only:
         scale = scaling(args.scaling_games)
@@ -468,6 +556,7 @@ def main(argv: list[str] | None = None) -> int:
         "dty_kernel_first_call": dty_first_call,
         "kernel_speedups": speedups,
         "ratios": ratios,
+        "clones": clones,
         "scaling": scale,
         "skipped": missing,
     }

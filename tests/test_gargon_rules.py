@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from gamelib import ConfigError, IllegalMoveError, RecordError, play_game, replay
+from gamelib.core import Move, Outcome
 from gamelib.gargon import (
     GARGON,
     DrawFrom,
@@ -19,7 +22,59 @@ from gamelib.gargon import (
     new_state,
     shape_of,
 )
-from gamelib.gargon.rules import AMULET_FILE, N_CARDS, VALUE_OF, card_id, from_deal
+from gamelib.gargon.rules import (
+    AMULET_FILE,
+    N_CARDS,
+    VALUE_OF,
+    GargonState,
+    card_id,
+    from_deal,
+)
+
+
+@pytest.fixture(autouse=True)
+def gargon_kernel_shadow() -> Iterator[None]:
+    """Every legal ``GargonState.apply`` and every ``outcome()`` of this module's tests is also
+    made by the compiled kernel on the same position (``kernel.from_reference``): its legal
+    options before and after the move must equal ``legal_moves()`` in order, its position after
+    the move must equal the reference's, and its scores, winners and reason the reference's
+    outcome. So each rule test checks both engines."""
+    from gamelib.gargon import kernel as K
+
+    apply, outcome = GargonState.apply, GargonState.outcome
+
+    def shadow_apply(self: GargonState, move: Move) -> None:
+        legal = self.legal_moves()
+        if move not in legal:  # the reference refuses it with its reason
+            apply(self, move)
+            return
+        t, kst = K.from_reference(self)
+        work = K.new_work(t)
+        assert K.legal_moves(t, kst, work) == legal, "kernel legal options"
+        apply(self, move)
+        K.apply(t, kst, K.encode(move))
+        assert K.position(t, kst) == K.reference_position(self), f"kernel position after {move!r}"
+        # computed afresh, not cached: some tests edit the position by hand between moves
+        after = self._compute_legal() if not self.is_over() else []
+        assert K.legal_moves(t, kst, work) == after, f"kernel options after {move!r}"
+
+    def shadow_outcome(self: GargonState) -> Outcome:
+        out = outcome(self)
+        t, kst = K.from_reference(self)
+        n = self.config.n_players
+        row, seat_rows = np.zeros(K.N_RESULTS, np.int64), np.zeros((n, K.N_SEAT_RESULTS), np.int64)
+        scores, amulets = np.zeros(n), np.zeros(n)
+        K.result(t, kst, row, seat_rows, scores, amulets)
+        assert tuple(scores) == out.scores, "kernel scores"
+        assert tuple(np.flatnonzero(seat_rows[:, K.S_WINNER])) == out.winners, "kernel winners"
+        assert K.REASONS[row[K.R_REASON]] == out.reason, "kernel reason"
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(GargonState, "apply", shadow_apply)
+        mp.setattr(GargonState, "outcome", shadow_outcome)
+        yield
+
 
 R, B, G, W, Y, V = 3, 1, 5, 0, 4, 2  # red, blue, green, white, yellow, violet
 
