@@ -40,7 +40,7 @@ Layout, shaped for speed (every array is ``int64`` unless said otherwise):
   - draw: ``DrawFrom(pile)`` is ``pile`` (0, 1).
   - battle: ``Resolve(colour)`` is ``colour`` (0–5).
 
-Random numbers come from SplitMix64 streams (``gamelib.garner.kernel``'s): per game one stream
+Random numbers come from SplitMix64 streams (``gamelib.kernel_rng``): per game one stream
 deals, one per seat decides, all derived from the game's seed. The kernel's games are *not* the
 games ``simulate`` plays for the same seed (that uses Python's ``random``); ``simulate`` does not
 use this module yet.
