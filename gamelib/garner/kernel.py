@@ -587,6 +587,23 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
 
 
 @njit(cache=True)
+def keep_record(
+    g: int, n_dec: int, buf: Any, deck: Any, deals: Any, decisions: Any, offsets: Any
+) -> Any:
+    """Keep game ``g``'s deal and its ``n_dec`` decisions (from ``buf``) in a batch's record
+    arrays; returns ``decisions``, or a larger copy when it had to grow."""
+    deals[g, :] = deck
+    at = offsets[g]
+    if at + n_dec > len(decisions):
+        grown = np.empty(max(2 * len(decisions), at + n_dec), np.int16)
+        grown[:at] = decisions[:at]
+        decisions = grown
+    decisions[at : at + n_dec] = buf[:n_dec]
+    offsets[g + 1] = at + n_dec
+    return decisions
+
+
+@njit(cache=True)
 def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     """Deal and play one random-vs-random game per seed, entirely in compiled code.
 
@@ -614,16 +631,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
         result(t, st, results[g], scores[g], piles[g])
         results[g, R_DECISIONS] = n_dec
         if record:
-            for c in range(p[N_CARDS]):
-                deals[g, c] = deck[c]
-            at = offsets[g]
-            if at + n_dec > len(decisions):
-                grown = np.empty(max(2 * len(decisions), at + n_dec), np.int16)
-                grown[:at] = decisions[:at]
-                decisions = grown
-            for i in range(n_dec):
-                decisions[at + i] = buf[i]
-            offsets[g + 1] = at + n_dec
+            decisions = keep_record(g, n_dec, buf, deck, deals, decisions, offsets)
     return results, scores, piles, decisions[: offsets[n_rec]], offsets, deals
 
 

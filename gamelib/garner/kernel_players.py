@@ -56,6 +56,7 @@ from gamelib.garner.kernel import (
     deal,
     games_table,
     groups,
+    keep_record,
     legal,
     new_work,
     result,
@@ -757,16 +758,7 @@ def play_batch_kernel(t: Any, pt: Any, codes: Any, seeds: Any, record: bool) -> 
         result(t, st, results[g], scores[g], piles[g])
         results[g, R_DECISIONS] = n_dec
         if record:
-            for c in range(p[N_CARDS]):
-                deals[g, c] = deck[c]
-            at = offsets[g]
-            if at + n_dec > len(decisions):
-                grown = np.empty(max(2 * len(decisions), at + n_dec), np.int16)
-                grown[:at] = decisions[:at]
-                decisions = grown
-            for i in range(n_dec):
-                decisions[at + i] = buf[i]
-            offsets[g + 1] = at + n_dec
+            decisions = keep_record(g, n_dec, buf, deck, deals, decisions, offsets)
     return results, scores, piles, decisions[: offsets[n_rec]], offsets, deals
 
 
