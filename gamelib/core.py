@@ -299,8 +299,9 @@ class Player(Protocol):
 
 
 def random_player(observation: Any, legal: Sequence[Move], rng: random.Random) -> Move:
-    """Uniform over the legal options (the baseline player of every game)."""
-    return legal[rng.randrange(len(legal))]
+    """Uniform over the legal options (the baseline player of every game); a forced move draws
+    no random number (as in the compiled cores)."""
+    return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
 
 
 # The random player never looks at its observation, so the play loop may skip building one
@@ -394,8 +395,86 @@ def game_seeds(seed: int, n_games: int, start: int = 0) -> list[int]:
     ]
 
 
+_MASK64 = (1 << 64) - 1
+
+
+class SplitMixRandom(random.Random):
+    """The compiled cores' SplitMix64 stream (``gamelib.kernel_rng``) as a :class:`random.Random`.
+
+    ``_randbelow`` (behind ``randrange``, ``choice``, ``sample``) is the kernels' ``rng_below``
+    and :meth:`shuffle` their Fisher–Yates, so a game played through the Python protocol with
+    these streams gets the same deal, the same reshuffles and — for players that draw the same
+    numbers (the random player) — the same decisions as the compiled game of the same seed.
+    """
+
+    def __init__(self, state: int = 0) -> None:
+        self._state = 0
+        super().__init__(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """Set the stream's 64-bit state (``None`` means 0)."""
+        self._state = int(a or 0) & _MASK64
+
+    def next64(self) -> int:
+        """The next 64 random bits (SplitMix64, as ``kernel_rng.rng_next``)."""
+        z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        """A float in [0, 1) from the top 53 bits of one draw."""
+        return (self.next64() >> 11) * 2.0**-53
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` random bits, 64 per draw (low words first)."""
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        out = shift = 0
+        while shift < k:
+            out |= self.next64() << shift
+            shift += 64
+        return out & ((1 << k) - 1)
+
+    def _randbelow(self, n: int) -> int:
+        """Uniform in [0, n): the kernels' ``rng_below`` (rejection on 31 bits) for n ≤ 2**31."""
+        if n > 1 << 31:
+            bits = n.bit_length()
+            while True:
+                x = self.getrandbits(bits)
+                if x < n:
+                    return x
+        span = 1 << 31
+        limit = span - span % n
+        while True:
+            x = self.next64() >> 33
+            if x < limit:
+                return x % n
+
+    def shuffle(self, x: Any) -> None:
+        """Fisher–Yates from the last position, as the kernels shuffle."""
+        for c in range(len(x) - 1, 0, -1):
+            k = self._randbelow(c + 1)
+            x[c], x[k] = x[k], x[c]
+
+    def getstate(self) -> tuple[str, int]:  # type: ignore[override]
+        """The stream's state (for ``setstate``, copies and pickles)."""
+        return ("splitmix64", self._state)
+
+    def setstate(self, state: Any) -> None:
+        """Restore a state from :meth:`getstate`."""
+        if not (isinstance(state, tuple) and len(state) == 2 and state[0] == "splitmix64"):
+            raise ValueError(f"not a SplitMixRandom state: {state!r}")
+        self._state = int(state[1]) & _MASK64
+
+
 def game_rngs(game_seed: int, n_players: int) -> tuple[random.Random, list[random.Random]]:
-    """The chance RNG and one RNG per seat of one game, all derived from its seed."""
-    children = np.random.SeedSequence(game_seed).spawn(n_players + 1)
-    rngs = [random.Random(int(c.generate_state(1, np.uint64)[0])) for c in children]
-    return rngs[0], rngs[1:]
+    """The chance stream and one stream per seat of one game, all derived from its seed.
+
+    They are the compiled cores' streams (``_rng_streams`` of each kernel): stream ``k`` starts
+    at the ``k``-th SplitMix64 output of the seed; 0 is chance (deals, reshuffles), ``1 + seat``
+    a seat's.  So the protocol and the kernels deal the same cards for the same seed.
+    """
+    root = SplitMixRandom(game_seed)
+    rngs = [SplitMixRandom(root.next64()) for _ in range(n_players + 1)]
+    return rngs[0], list(rngs[1:])

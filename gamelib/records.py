@@ -84,7 +84,9 @@ def play_game(
             f"{game.name} needs {state.n_players} players, got {len(players)}: {list(players)}"
         )
     agents = [game.player(p) for p in players]
-    # a player that declares ``observes = False`` (the random player) gets no observation
+    # a player that declares ``observes = False`` (the random player) gets no observation; one
+    # that declares ``observes = "state"`` (a cheating oracle, marked so in its name) gets a
+    # copy of the whole state
     observes = [getattr(a, "observes", True) for a in agents]
     start = state.start() if record else None
     moves: list[dict[str, Any]] = []
@@ -97,7 +99,8 @@ def play_game(
         options += n
         if n > 1:
             multi += 1
-        obs = state.observation(seat) if observes[seat] else None
+        look = observes[seat]
+        obs = state.clone() if look == "state" else state.observation(seat) if look else None
         move = agents[seat](obs, legal, seat_rngs[seat])
         state.apply(move)
         if record:

@@ -10,6 +10,7 @@ import pytest
 
 from gamelib import ConfigError, read_records, replay
 from gamelib.cli import main
+from gamelib.core import random_player
 from gamelib.garner import GARNER
 from gamelib.sim import simulate
 
@@ -199,7 +200,7 @@ class _Flaky:
         self.games += observation.turns == 0 and observation.decision == "lift"
         if self.after is not None and self.calls > self.after:
             raise KeyboardInterrupt
-        return legal[rng.randrange(len(legal))]
+        return random_player(observation, legal, rng)
 
 
 def test_an_interrupted_run_keeps_its_chunks_and_resumes(tmp_path):
