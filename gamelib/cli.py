@@ -35,6 +35,7 @@ FLAGS = {
     "resume": "--resume",
     "cache": "--cache",
     "rotate_seats": "--rotate-seats",
+    "engine": "--engine",
 }
 
 
@@ -197,6 +198,13 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
     )
     g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
+    g.add_argument(
+        "--engine",
+        choices=["auto", "compiled", "python"],
+        default="auto",
+        help="auto (default): compiled core when every player has a compiled version; "
+        "python: the reference engine (slower, other tie-breaks)",
+    )
     g.add_argument(
         "--columns",
         default=None,
@@ -388,6 +396,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         resume=resume,
         cache=args.cache,
         keep_resume=True,
+        engine=args.engine,
         _names=FLAGS,
     )
     if args.out is not None:
@@ -432,6 +441,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         resume=resume,
         cache=args.cache,
         keep_resume=True,
+        engine=args.engine,
         _names=FLAGS,
     )
     if args.out is not None:

@@ -322,6 +322,9 @@ class Game:
     state_from_start: Callable[[Any, Mapping[str, Any], Sequence[Any]], State]
     players: Mapping[str, Callable[..., Player]]
     setups: Mapping[str, Any] = field(default_factory=dict)
+    kernel: str | None = None
+    """The module of the game's compiled core that plays whole batches (``supports(spec)``,
+    ``play_seeds(config, players, seeds, record=)``, ``encode(move)``), imported on first use."""
 
     def config(self, setup: str | None = None, /, **overrides: Any) -> Any:
         """A config from a named setup (or the defaults) with fields overridden."""

@@ -22,12 +22,16 @@ recorded ones.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
+import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from gamelib import __version__
 from gamelib.core import (
@@ -60,6 +64,40 @@ class PlayedGame:
     record: dict[str, Any] | None = field(default=None)
 
 
+ENGINES = ("auto", "compiled", "python")
+
+
+def compiled_core(game: Game) -> Any:
+    """The module of ``game``'s compiled core (imported on first use), or None."""
+    return importlib.import_module(game.kernel) if game.kernel else None
+
+
+def engine_for(game: Game, players: Sequence[str | Player], engine: str = "auto") -> str:
+    """Which engine plays this line-up: ``"compiled"`` when every player is a built-in one with
+    a compiled version (and ``engine`` is not ``"python"``), else ``"python"`` (the reference
+    engine, through the player protocol).  ``engine="compiled"`` refuses a line-up that cannot
+    be compiled, naming the players."""
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return "python"
+    core = compiled_core(game) if all(isinstance(p, str) for p in players) else None
+    missing = [p for p in players if core is None or not core.supports(p)]
+    if not missing:
+        return "compiled"
+    if engine == "compiled":
+        names = ", ".join(sorted({p if isinstance(p, str) else _name(p) for p in missing}))
+        raise ConfigError(
+            f"engine 'compiled': no compiled {game.name} player {names} (Python players and "
+            "search players play through the protocol; use engine 'auto' or 'python')"
+        )
+    return "python"
+
+
+def _name(player: str | Player) -> str:
+    return player if isinstance(player, str) else str(getattr(player, "__name__", repr(player)))
+
+
 def play_game(
     game: Game,
     config: Any,
@@ -67,8 +105,15 @@ def play_game(
     seed: int,
     *,
     record: bool = False,
+    engine: str = "auto",
 ) -> PlayedGame:
-    """Play one game from (config, seed, players); the same three always give the same game."""
+    """Play one game from (config, seed, players); the same three always give the same game.
+
+    Built-in players with a compiled version play in the game's compiled core (``engine``
+    ``"auto"``); the game is then replayed through the reference engine, which gives the final
+    :class:`State`, the record, and a check that both engines agree.  ``engine="python"`` plays
+    through the reference engine and the player protocol (what any Python player gets).
+    """
     if not isinstance(config, game.config_type):
         raise ConfigError(
             f"{game.name} plays a {game.config_type.__name__}, got {type(config).__name__} "
@@ -77,13 +122,77 @@ def play_game(
     check_seed(seed)
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigError(f"players must be a list of player names, one per seat, got {players!r}")
-    chance_rng, seat_rngs = game_rngs(seed, len(players))
-    state = game.new_state(config, chance_rng)
+    agents = [game.player(p) for p in players]  # unknown names are refused here
+    if engine_for(game, players, engine) == "compiled":
+        _check_seats(game, game.new_state(config, random.Random(0)), players)
+        core = compiled_core(game)
+        games = core.play_seeds(config, list(players), np.array([seed], np.int64), record=True)
+        return from_compiled(game, config, players, games, 0, record=record)
+    return _play_protocol(game, config, players, agents, seed, record)
+
+
+def from_compiled(
+    game: Game,
+    config: Any,
+    players: Sequence[str | Player],
+    games: Any,
+    g: int,
+    *,
+    record: bool = False,
+) -> PlayedGame:
+    """Game ``g`` of a compiled batch (played with ``record``), replayed decision by decision
+    through the reference engine: the final state, outcome and (optionally) the record.  The
+    compiled core's table row must equal the reference outcome, or this raises."""
+    core = compiled_core(game)
+    decisions = iter(int(d) for d in games.game_decisions(g))
+
+    def compiled_choice(observation: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        d = next(decisions)
+        for move in legal:
+            if core.encode(move) == d:
+                return move
+        raise AssertionError(  # a bug, not bad input
+            f"the compiled {game.name} core chose decision {d}, which the reference engine "
+            f"does not offer ({len(legal)} legal moves); please report it with the seed"
+        )
+
+    compiled_choice.observes = False  # type: ignore[attr-defined]
+    seed = int(games.table["seed"][g])
+    script = [compiled_choice] * len(players)
+    played = _play_protocol(game, config, players, script, seed, record)
+    row = games.table[g]
+    for key, value in played.outcome.row().items():
+        mine = row[key].item() if key in row.dtype.names else None
+        if mine != value and not (
+            isinstance(value, float) and mine is not None and math.isclose(mine, value)
+        ):
+            raise AssertionError(  # a bug, not bad input
+                f"the compiled and reference {game.name} engines disagree on {key} "
+                f"({mine!r} vs {value!r}) for seed {seed}; please report it"
+            )
+    return played
+
+
+def _check_seats(game: Game, state: State, players: Sequence[str | Player]) -> None:
     if len(players) != state.n_players:
         raise ConfigError(
             f"{game.name} needs {state.n_players} players, got {len(players)}: {list(players)}"
         )
-    agents = [game.player(p) for p in players]
+
+
+def _play_protocol(
+    game: Game,
+    config: Any,
+    players: Sequence[str | Player],
+    agents: Sequence[Player],
+    seed: int,
+    record: bool,
+) -> PlayedGame:
+    """The reference engine's play loop: each seat's player gets its observation, the legal
+    moves and its own random stream."""
+    chance_rng, seat_rngs = game_rngs(seed, len(players))
+    state = game.new_state(config, chance_rng)
+    _check_seats(game, state, players)
     # a player that declares ``observes = False`` (the random player) gets no observation; one
     # that declares ``observes = "state"`` (a cheating oracle, marked so in its name) gets a
     # copy of the whole state
@@ -114,9 +223,7 @@ def play_game(
             "gamelib_version": __version__,
             "config": config_to_json(config),
             "seed": seed,
-            "players": [
-                p if isinstance(p, str) else getattr(p, "__name__", repr(p)) for p in players
-            ],
+            "players": [_name(p) for p in players],
             "start": start,
             "moves": moves,
             "chance": state.chance.log,

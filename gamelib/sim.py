@@ -38,6 +38,7 @@ from concurrent.futures import (
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from gamelib import __version__
@@ -55,7 +56,7 @@ from gamelib.core import (
     config_to_json,
     game_seeds,
 )
-from gamelib.records import play_game, write_records
+from gamelib.records import compiled_core, engine_for, from_compiled, play_game, write_records
 from gamelib.registry import GAMES
 
 __all__ = [
@@ -121,14 +122,18 @@ def run_chunk(
     stop: int,
     rotate_seats: bool,
     records: bool = False,
+    engine: str = "auto",
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Play deals ``start … stop-1`` of a run (seeds derived here); the unit of work a worker
-    gets."""
+    gets.  A line-up of built-in players with compiled versions plays in the game's compiled
+    core, a whole chunk per call (see :func:`gamelib.records.engine_for`)."""
     game = game_of(config)
     n_seats = len(players)
     rotations = range(n_seats) if rotate_seats else range(1)
     names = [player_name(p) for p in players]
     fixed = {"game": game.name, "gamelib_version": __version__, **config_columns(config)}
+    if engine_for(game, players, engine) == "compiled":
+        return _compiled_chunk(game, config, names, seed, start, stop, rotations, records, fixed)
     rows = []
     recs: list[dict[str, Any]] = []
     index = start * len(rotations)
@@ -136,7 +141,7 @@ def run_chunk(
         deal = start + deal_offset
         for rotation in rotations:
             seated = seating(players, rotation)
-            pg = play_game(game, config, seated, game_seed, record=records)
+            pg = play_game(game, config, seated, game_seed, record=records, engine="python")
             out = pg.outcome
             row = {
                 **fixed,
@@ -158,6 +163,66 @@ def run_chunk(
                 recs.append(pg.record)
             index += 1
     return pd.DataFrame(rows), recs
+
+
+def _compiled_chunk(
+    game: Game,
+    config: Any,
+    names: Sequence[str],
+    seed: int,
+    start: int,
+    stop: int,
+    rotations: range,
+    records: bool,
+    fixed: Mapping[str, Any],
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """``run_chunk`` in compiled code: one batch per seat arrangement, rows in the order (and
+    with the columns) the protocol path gives."""
+    from gamelib.kernel_rng import seeds_for  # numba loads with the first compiled chunk
+
+    core = compiled_core(game)
+    seeds = seeds_for(seed, stop - start, start)
+    n_deals, n_rot = len(seeds), len(rotations)
+    frames = []
+    batches = []
+    for rotation in rotations:
+        seated = seating(names, rotation)
+        games = core.play_seeds(config, seated, seeds, record=records)
+        batches.append((seated, games))
+        out = pd.DataFrame(games.table)
+        seats = [c for c in out.columns if c.startswith("score_")]
+        df = pd.DataFrame(dict(fixed), index=range(n_deals))
+        df["game_index"] = (start + np.arange(n_deals)) * n_rot + rotation
+        df["deal"] = start + np.arange(n_deals)
+        df["rotation"] = rotation
+        df["seed"] = seeds
+        for s, name in enumerate(seated):
+            df[f"player_{s}"] = name
+        head = ["winner", "n_winners", "reason", "turns", *seats]
+        head += [f"win_{s}" for s in range(len(seats))]
+        tail = ["decisions", "options", "multi_option_decisions"]
+        rest = [c for c in out.columns if c not in {"game", "seed", *head, *tail}]
+        for c in head + rest:
+            df[c] = out[c].to_numpy()
+        df["reason"] = df["reason"].astype(object).astype("str")  # as pandas reads Python strs
+        sole = out["winner"].to_numpy()
+        df["winner_player"] = np.where(
+            sole >= 0, np.asarray(seated, dtype=object)[np.maximum(sole, 0)], ""
+        )
+        for c in tail:
+            df[c] = out[c].to_numpy()
+        frames.append(df)
+    table = pd.concat(frames, ignore_index=True)
+    order = np.argsort(table["game_index"].to_numpy(), kind="stable")
+    table = table.iloc[order].reset_index(drop=True)
+    recs: list[dict[str, Any]] = []
+    if records:
+        for g in range(n_deals):
+            for seated, games in batches:
+                played = from_compiled(game, config, seated, games, g, record=True)
+                assert played.record is not None
+                recs.append(played.record)
+    return table, recs
 
 
 def result_columns(config: Any, players: Sequence[str | Player]) -> list[str]:
@@ -190,10 +255,16 @@ class SimulationInterrupted(GamelibError):
 
 
 def run_spec(
-    config: Any, players: Sequence[str | Player], n_games: int, seed: int, rotate_seats: bool
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    rotate_seats: bool,
+    engine: str = "compiled",
 ) -> dict[str, Any]:
-    """Everything that fixes a run's table: its provenance (stored with saved tables)."""
-    return {
+    """Everything that fixes a run's table: its provenance (stored with saved tables).
+    ``engine`` is the one that plays (``"compiled"`` or ``"python"``)."""
+    spec = {
         "game": game_of(config).name,
         "gamelib_version": __version__,
         "config": config_to_json(config),
@@ -202,6 +273,9 @@ def run_spec(
         "seed": seed,
         "rotate_seats": rotate_seats,
     }
+    if engine == "python" and engine_for(game_of(config), players) == "compiled":
+        spec["engine"] = "python"  # forced: other games than the default engine plays
+    return spec
 
 
 def run_key(spec: dict[str, Any]) -> str:
@@ -365,6 +439,7 @@ def simulate(
     resume: str | os.PathLike[str] | None = None,
     cache: bool | str | os.PathLike[str] = False,
     keep_resume: bool = False,
+    engine: str = "auto",
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
@@ -378,7 +453,11 @@ def simulate(
     started again with the same arguments plays only what is missing; it is emptied once the
     run is whole, unless ``keep_resume`` (then call :func:`clear_resume` after using the
     table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
-    instead of playing it again.  Every argument is checked before the first game.
+    instead of playing it again.  ``engine``: ``"auto"`` plays a line-up of built-in players
+    with compiled versions in the game's compiled core and any other line-up through the
+    reference engine; ``"python"`` forces the reference engine (slower; built-in players then
+    break ties with other random numbers, so their games differ); ``"compiled"`` refuses a
+    line-up it cannot compile.  Every argument is checked before the first game.
     """
     name = _Names(_names)
     game = game_of(config)
@@ -387,6 +466,10 @@ def simulate(
     check_seed(seed, name("seed"))
     probe = game.new_state(config, random.Random(0))
     _check_players(game, players, probe.n_players)
+    try:
+        engine = engine_for(game, players, engine)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("engine", name("engine"), 1)) from None
     if workers is not None and (
         not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
     ):
@@ -402,7 +485,7 @@ def simulate(
     records_path = (
         check_output_path(records, name("records"), ".jsonl") if records is not None else None
     )
-    spec = run_spec(config, players, n_games, seed, rotate_seats)
+    spec = run_spec(config, players, n_games, seed, rotate_seats, engine)
     cache_file = _cache_file(cache, game, spec, name) if n_games > 0 else None
     if cache_file is not None and records_path is None:
         cached = _load_cached(cache_file)
@@ -442,7 +525,7 @@ def simulate(
         _check_folder(scratch, name("records"))
     rec_dir = (store.folder if store is not None else scratch) if want_records else None
     jobs = (
-        (config, list(players), seed, a, b, rotate_seats, want_records)
+        (config, list(players), seed, a, b, rotate_seats, want_records, engine)
         for a, b in _spans(todo, chunk_size)
     )
     bar = _progress(n_games * per_game, progress, game.name)

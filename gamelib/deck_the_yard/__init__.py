@@ -25,6 +25,7 @@ DECK_THE_YARD = Game(
     state_from_start=state_from_start,
     players=PLAYERS,
     setups={"standard": DeckTheYardConfig()},
+    kernel="gamelib.deck_the_yard.kernel",
 )
 
 __all__ = [

@@ -39,6 +39,7 @@ games are *not* the games ``simulate`` plays for the same seed (that uses Python
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -650,12 +651,13 @@ def greedy(t: Any, st: Any, work: Any, n: int, policy: int) -> int:
 
 @njit(cache=True)
 def play_game(
-    t: Any, rs: Any, st: Any, clog: Any, work: Any, decisions: Any, player: int
+    t: Any, rs: Any, st: Any, clog: Any, work: Any, decisions: Any, player: int, counts: Any
 ) -> tuple[int, Any]:
     """Play ``st`` to the end: the random player (``player`` = ``RANDOM``; uniform over the legal
     options, stream 1) or the greedy one with plug policy ``player``. Returns ``(n,
     decisions)``: how many decisions there were and the buffer holding them (``decisions``, or
-    a larger copy when the game outgrew it)."""
+    a larger copy when the game outgrew it); adds the options offered to ``counts[0]`` and the
+    decisions with two or more to ``counts[1]``."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -665,6 +667,8 @@ def play_game(
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("deck the yard kernel: no legal decision in an unfinished game")
+        counts[0] += n
+        counts[1] += n > 1
         if player == RANDOM:
             d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1, n)]
         else:
@@ -687,7 +691,8 @@ def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
     """
     p = t.params
     n_games = len(seeds)
-    results = np.zeros((n_games, R_BLACKOUT_TURNS + p[N_EVENTS]), np.int64)
+    r_options = R_BLACKOUT_TURNS + p[N_EVENTS]  # then the options and the 2+ decisions
+    results = np.zeros((n_games, r_options + 2), np.int64)
     work = new_work(t)
     buf = np.empty(1024, np.int64)
     pat_buf = np.empty(p[N_PATTERNS], np.int64)
@@ -703,7 +708,7 @@ def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
         rs = _rng_streams(seeds[g])
         clog = new_log(t) if record else no_log
         st = deal(t, rs, pat_buf, pile_buf, clog, work)
-        n_dec, buf = play_game(t, rs, st, clog, work, buf, player)
+        n_dec, buf = play_game(t, rs, st, clog, work, buf, player, results[g, r_options:])
         result(t, st, results[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -749,6 +754,9 @@ def decision(move: Move) -> int:
     if isinstance(move, UsePlug):
         return D_PLUG_YES if move.use else D_PLUG_NO
     raise ValueError(f"{move!r} is not a Deck the Yard decision")
+
+
+encode = decision  # the name every kernel gives its move → decision map
 
 
 def from_reference(state: DeckTheYardState) -> tuple[KernelTables, IntArray]:
@@ -972,9 +980,35 @@ def play(
         raise ConfigError(f"the kernel needs a DeckTheYardConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
+    return play_seeds(config, player, seeds_for(seed, n_games, start), record=record, start=start)
+
+
+def supports(player: object) -> bool:
+    """Whether a player spec has a compiled version here (``simulate`` then plays in compiled
+    code)."""
+    try:
+        player_code(player)  # type: ignore[arg-type]
+    except ConfigError:
+        return False
+    return isinstance(player, str)
+
+
+def play_seeds(
+    config: DeckTheYardConfig,
+    player: str | Sequence[str],
+    seeds: IntArray,
+    *,
+    record: bool = False,
+    start: int = 0,
+) -> KernelGames:
+    """:func:`play` on explicit per-game seeds (``player`` may be a one-seat list, as
+    ``simulate`` seats its players)."""
+    if not isinstance(player, str):
+        (player,) = player
     code = player_code(player)
     t = tables(config)
-    seeds = seeds_for(seed, n_games, start)
+    seeds = np.asarray(seeds, dtype=np.int64)
+    n_games = len(seeds)
     results, decisions, offsets, patterns, piles, chance = play_batch(t, seeds, record, code)
     won = results[:, R_WON]
     over = results[:, R_OVER].astype(bool)
@@ -986,6 +1020,8 @@ def play(
         ("reason", np.where(over, np.where(won == 1, "won", "lost"), "unfinished")),
         ("turns", results[:, R_TURNS]),
         ("decisions", results[:, R_DECISIONS]),
+        ("options", results[:, -2]),
+        ("multi_option_decisions", results[:, -1]),
         ("score_0", results[:, R_CLAIMED].astype(np.float64)),
         ("win_0", won.astype(np.float64)),
         ("won", won),

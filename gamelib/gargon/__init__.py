@@ -27,6 +27,7 @@ GARGON = Game(
     state_from_start=state_from_start,
     players=PLAYERS,
     setups=SETUPS,
+    kernel="gamelib.gargon.kernel",
 )
 
 __all__ = [

@@ -134,7 +134,8 @@ WORK_LEN = W_BYCOL_N + N_COLOURS
 
 # --- one game's result row (play_random_batch's ``results``) ----------------------------------
 R_REASON, R_ROUNDS, R_BATTLES, R_TIES, R_DECISIONS = range(5)
-N_RESULTS = 5
+R_OPTIONS, R_MULTI = 5, 6  # legal options summed over the decisions; decisions with 2+
+N_RESULTS = 7
 # per seat (``seat_results[g, seat, :]``)
 S_BONUS, S_CAPTURED, S_ZEROS, S_DRAWN_PASSING, S_DRAWN_LOSING, S_HAND_LEFT, S_WINNER = range(7)
 N_SEAT_RESULTS = 7
@@ -846,11 +847,13 @@ def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) ->
 
 
 @njit(cache=True)
-def play_game(t: Any, rs: Any, st: Any, work: Any, fwork: Any, decisions: Any, players: Any) -> Any:
+def play_game(
+    t: Any, rs: Any, st: Any, work: Any, fwork: Any, decisions: Any, players: Any, counts: Any
+) -> Any:
     """Play ``st`` to the end, seat ``s`` played by ``players[s]`` (``RANDOM``: uniform over
     the legal options, drawing from stream ``s + 1``; ``GREEDY`` or ``GREEDY_IGNORE``). Returns
     ``(n, decisions)``: how many decisions there were and the buffer holding them (grown when
-    needed)."""
+    needed); adds the options offered to ``counts[0]``, the decisions with 2+ to ``counts[1]``."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -860,6 +863,8 @@ def play_game(t: Any, rs: Any, st: Any, work: Any, fwork: Any, decisions: Any, p
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("gargon kernel: no legal decision in an unfinished game")
+        counts[0] += n
+        counts[1] += n > 1
         seat = st[TO_MOVE]
         who = players[seat]
         if who == RANDOM:
@@ -876,7 +881,7 @@ def play_game(t: Any, rs: Any, st: Any, work: Any, fwork: Any, decisions: Any, p
 def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any:
     """The random player on every seat (see ``play_game``)."""
     players = np.zeros(MAX_SEATS, np.int64)
-    return play_game(t, rs, st, work, new_fwork(t), decisions, players)
+    return play_game(t, rs, st, work, new_fwork(t), decisions, players, np.zeros(2, np.int64))
 
 
 @njit(cache=True)
@@ -907,7 +912,7 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any) -> Any:
     for g in range(n_games):
         rs = _rng_streams(seeds[g], n_players)
         st = deal(t, rs, deck)
-        n_dec, buf = play_game(t, rs, st, work, fwork, buf, players)
+        n_dec, buf = play_game(t, rs, st, work, fwork, buf, players, results[g, R_OPTIONS:])
         result(t, st, results[g], seat_results[g], scores[g], amulets[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -1001,10 +1006,32 @@ def play(
         raise ConfigError(f"the Gargon kernel needs a GargonConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
+    return play_seeds(config, players, seeds_for(seed, n_games, start), record=record, start=start)
+
+
+def supports(player: object) -> bool:
+    """Whether a player spec has a compiled version here (``simulate`` then plays in compiled
+    code)."""
+    return (
+        isinstance(player, str)
+        and ("greedy" if player == "greedy:value" else player) in PLAYER_NAMES
+    )
+
+
+def play_seeds(
+    config: GargonConfig,
+    players: str | Sequence[str],
+    seeds: IntArray,
+    *,
+    record: bool = False,
+    start: int = 0,
+) -> KernelGames:
+    """:func:`play` on explicit per-game seeds."""
     codes = player_codes(config, players)
     t = tables(config)
     n = config.n_players
-    seeds = seeds_for(seed, n_games, start)
+    seeds = np.asarray(seeds, dtype=np.int64)
+    n_games = len(seeds)
     results, seat_res, scores, amulets, decisions, offsets, deals = play_batch(
         t, seeds, record, codes
     )
@@ -1019,6 +1046,8 @@ def play(
         ("reason", np.array(REASONS, dtype="U11")[results[:, R_REASON]]),
         ("turns", results[:, R_ROUNDS]),
         ("decisions", results[:, R_DECISIONS]),
+        ("options", results[:, R_OPTIONS]),
+        ("multi_option_decisions", results[:, R_MULTI]),
     ]
     columns += [(f"score_{s}", scores[:, s]) for s in range(n)]
     columns += [(f"win_{s}", seat_res[:, s, S_WINNER] * share) for s in range(n)]

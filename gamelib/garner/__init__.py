@@ -23,6 +23,7 @@ GARNER = Game(
     state_from_start=state_from_start,
     players=PLAYERS,
     setups=SETUPS,
+    kernel="gamelib.garner.kernel_players",
 )
 
 __all__ = [

@@ -84,7 +84,8 @@ REASONS = ("layout_empty", "turn_limit", "unfinished")
 # --- one game's result row (play_random_batch's ``results``) ------------------------------
 R_WINNER, R_REASON, R_TURNS, R_DECISIONS, R_CARDS_0, R_CARDS_1 = range(6)
 R_CARDS_LEFT, R_EMPTY_COLLECTS, R_MAX_COLLECT, R_SUITS_WON_0, R_SUITS_WON_1 = range(6, 11)
-N_RESULTS = 11
+R_OPTIONS, R_MULTI = 11, 12  # legal options summed over the decisions; decisions with 2+
+N_RESULTS = 13
 
 # scratch rows of ``work`` (``new_work``): legal options, flood fill, the dead-end search
 W_OUT, W_LABEL, W_VAL, W_QUEUE, W_GROUP, W_ORIGINS, W_USED, W_IDX, W_CHOSEN, W_MOVED = range(10)
@@ -564,11 +565,12 @@ def new_work(t: Any) -> Any:
 
 
 @njit(cache=True)
-def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any:
+def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any, counts: Any) -> Any:
     """The random player on both seats: uniform over the legal options at every decision
     (seat k draws from stream k + 1). Plays ``st`` to the end and returns ``(n, decisions)``:
     how many decisions there were and the buffer holding them (``decisions``, or a larger copy
-    when the game outgrew it)."""
+    when the game outgrew it); adds the options offered to ``counts[0]`` and the decisions with
+    two or more to ``counts[1]``."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -578,6 +580,8 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("garner kernel: no legal decision in an unfinished game")
+        counts[0] += n
+        counts[1] += n > 1
         k = 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)
         d = work[W_OUT, k]
         decisions[n_dec] = d
@@ -627,7 +631,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     for g in range(n_games):
         rs = _rng_streams(seeds[g])
         st = deal(t, rs, deck)
-        n_dec, buf = play_random_game(t, rs, st, work, buf)
+        n_dec, buf = play_random_game(t, rs, st, work, buf, results[g, R_OPTIONS:])
         result(t, st, results[g], scores[g], piles[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -689,6 +693,8 @@ def games_table(config: GarnerConfig, seeds: IntArray, start: int, out: Any) -> 
         ("reason", np.array(REASONS, dtype="U12")[results[:, R_REASON]]),
         ("turns", results[:, R_TURNS]),
         ("decisions", results[:, R_DECISIONS]),
+        ("options", results[:, R_OPTIONS]),
+        ("multi_option_decisions", results[:, R_MULTI]),
         ("score_0", scores[:, 0]),
         ("score_1", scores[:, 1]),
         ("win_0", (results[:, R_WINNER] == 0).astype(np.float64)),

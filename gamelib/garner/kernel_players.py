@@ -45,6 +45,7 @@ from gamelib.garner.kernel import (
     O_TOP,
     PHASE,
     R_DECISIONS,
+    R_OPTIONS,
     TO_MOVE,
     TOP_SURFACE,
     W_LABEL,
@@ -63,7 +64,17 @@ from gamelib.garner.kernel import (
     tables,
 )
 from gamelib.garner.players import DECIDED_SUIT_FACTOR
-from gamelib.garner.rules import COLLECT, LIFT, OVER, PLACE, GarnerConfig
+from gamelib.garner.rules import (
+    COLLECT,
+    LIFT,
+    OVER,
+    PLACE,
+    Collect,
+    GarnerConfig,
+    LeaveBehind,
+    Lift,
+    Place,
+)
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 
@@ -707,11 +718,20 @@ def _rest_of_turn(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any,
 
 @njit(cache=True)
 def play_game(
-    t: Any, pt: Any, codes: Any, rs: Any, st: Any, work: Any, pw: Any, fv: Any, decisions: Any
+    t: Any,
+    pt: Any,
+    codes: Any,
+    rs: Any,
+    st: Any,
+    work: Any,
+    pw: Any,
+    fv: Any,
+    decisions: Any,
+    counts: Any,
 ) -> Any:
     """Play ``st`` to the end with player ``codes[seat, 0]`` on each seat (``RANDOM``: uniform,
     as ``kernel.play_random_game``; ``GREEDY``; ``CAUTIOUS`` of width ``codes[seat, 1]``);
-    returns ``(n, decisions)`` like it."""
+    returns ``(n, decisions)`` and adds to ``counts`` like it."""
     n_dec = 0
     while st[PHASE] != OVER:
         if n_dec == len(decisions):
@@ -721,6 +741,8 @@ def play_game(
         n = legal(t, st, work)
         if n == 0:
             raise RuntimeError("garner kernel: no legal decision in an unfinished game")
+        counts[0] += n
+        counts[1] += n > 1
         seat = st[TO_MOVE]
         code = codes[seat, 0]
         if code == GREEDY:
@@ -754,7 +776,7 @@ def play_batch_kernel(t: Any, pt: Any, codes: Any, seeds: Any, record: bool) -> 
     for g in range(n_games):
         rs = _rng_streams(seeds[g])
         st = deal(t, rs, deck)
-        n_dec, buf = play_game(t, pt, codes, rs, st, work, pw, fv, buf)
+        n_dec, buf = play_game(t, pt, codes, rs, st, work, pw, fv, buf, results[g, R_OPTIONS:])
         result(t, st, results[g], scores[g], piles[g])
         results[g, R_DECISIONS] = n_dec
         if record:
@@ -801,8 +823,41 @@ def play_batch(
         raise ConfigError(f"play_batch needs a GarnerConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"n_games must be a non-negative int, got {n_games!r}")
+    return play_seeds(config, players, seeds_for(seed, n_games, start), record=record, start=start)
+
+
+def supports(player: object) -> bool:
+    """Whether a player spec has a compiled version here (``simulate`` then plays in compiled
+    code)."""
+    if not isinstance(player, str):
+        return False
+    try:
+        player_codes([player, player])
+    except (ConfigError, ValueError):
+        return False
+    return True
+
+
+def play_seeds(
+    config: GarnerConfig,
+    players: tuple[str, str] | list[str],
+    seeds: IntArray,
+    *,
+    record: bool = False,
+    start: int = 0,
+) -> KernelGames:
+    """:func:`play_batch` on explicit per-game seeds."""
     codes = player_codes(players)
     t: KernelTables = tables(config)
-    seeds = seeds_for(seed, n_games, start)
+    seeds = np.asarray(seeds, dtype=np.int64)
     out = play_batch_kernel(t, player_tables(config), codes, seeds, record)
     return games_table(config, seeds, start, out)
+
+
+def encode(move: Any) -> int:
+    """The kernel decision for a reference move: the site it names (a group by its lowest)."""
+    if isinstance(move, Lift | Collect):
+        return int(move.sites[0])
+    if isinstance(move, Place | LeaveBehind):
+        return int(move.site)
+    raise ValueError(f"{move!r} is not a Garner decision")
