@@ -7,7 +7,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
 LINTED := gamelib tests bench
 CROSSCHECK_GAMES ?= 100000
 
-.PHONY: help install analysis test lint lab bench crosscheck lock clean
+.PHONY: help install analysis test lint lab bench crosscheck results lock clean
 
 help:
 	@echo "make analysis  - set up .venv and execute every notebook in place"
@@ -15,6 +15,7 @@ help:
 	@echo "make lab       - open JupyterLab on notebooks/"
 	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
 	@echo "make crosscheck - replay 10^5 compiled games of each game through the reference engines"
+	@echo "make results   - re-make every stored study in data/results/ (then make analysis)"
 	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
 
 $(BIN)/python:
@@ -50,6 +51,10 @@ lab: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench
+
+# the stored studies, with the commands the notebooks name (a few minutes with the compiled cores)
+results: $(STAMP)
+	bash data/results/regenerate.sh
 
 # the same check as `make test` runs on a small sample; CROSSCHECK_GAMES=10000 for a shorter run
 crosscheck: $(STAMP)

@@ -301,6 +301,15 @@ def clone_rows(wanted: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def _reference(game: Any, config: Any, players: list[str]) -> Callable[[int], int]:
+    """One game on the reference (Python) engine, the baseline of every compiled row."""
+
+    def play(seed: int) -> int:
+        return play_game(game, config, players, seed, engine="python").decisions
+
+    return play
+
+
 def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
     """(name, players, play-one-game) for every gamelib game, setup and player of interest."""
     garner = GAMES["garner"]
@@ -311,7 +320,9 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
             (
                 f"garner {setup}",
                 "random ×2",
-                lambda seed, cfg=cfg: play_game(garner, cfg, ["random", "random"], seed).decisions,
+                lambda seed, cfg=cfg: (
+                    play_game(garner, cfg, ["random", "random"], seed, engine="python").decisions
+                ),
             )
         )
     std = garner.config("standard")
@@ -321,7 +332,9 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
             (
                 "garner standard",
                 label,
-                lambda seed, pair=pair: play_game(garner, std, pair, seed).decisions,
+                lambda seed, pair=pair: (
+                    play_game(garner, std, pair, seed, engine="python").decisions
+                ),
             )
         )
     gargon = GAMES["gargon"]
@@ -331,7 +344,9 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
             (
                 f"gargon {n}p",
                 f"random ×{n}",
-                lambda seed, cfg=cfg, n=n: play_game(gargon, cfg, ["random"] * n, seed).decisions,
+                lambda seed, cfg=cfg, n=n: (
+                    play_game(gargon, cfg, ["random"] * n, seed, engine="python").decisions
+                ),
             )
         )
     g4 = gargon.config("4p")
@@ -339,7 +354,7 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
         (
             "gargon 4p",
             "greedy ×4",
-            lambda seed: play_game(gargon, g4, ["greedy"] * 4, seed).decisions,
+            _reference(gargon, g4, ["greedy"] * 4),
         )
     )
     dty = GAMES["deck_the_yard"]
@@ -349,7 +364,7 @@ def gamelib_cases() -> list[tuple[str, str, Callable[[int], int]]]:
             (
                 "deck_the_yard",
                 player,
-                lambda seed, p=player: play_game(dty, dcfg, [p], seed).decisions,
+                _reference(dty, dcfg, [player]),
             )
         )
     return cases
@@ -360,6 +375,10 @@ OPENSPIEL_GAMES = (
     "python_tic_tac_toe",
     "python_liars_poker",
     "python_iterated_prisoners_dilemma",
+    # C++ games, driven move by move from Python through pyspiel (the targets of issue 11)
+    "hearts",
+    "clobber",
+    "dots_and_boxes(num_rows=5,num_cols=5)",
 )
 
 
@@ -433,6 +452,71 @@ def scaling(n_games: int) -> dict[str, float]:
     }
 
 
+SCALE_SCRIPT = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+print(json.dumps({
+    "seconds": round(time.perf_counter() - start, 1),
+    "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    "returncode": done.returncode,
+    "stderr": done.stderr[-500:],
+}))
+"""
+
+
+def scale_run(n_games: int, workers: int) -> dict[str, Any]:
+    """The command line's ``gamelib simulate garner`` of ``n_games`` standard random games on
+    ``workers`` processes, table written to Parquet: wall time and the peak resident memory of
+    the largest process (the command or one of its workers), from a fresh process."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "garner.parquet"
+        command = [
+            sys.executable, "-m", "gamelib", "simulate", "garner", "--setup", "standard",
+            "--players", "random", "-n", str(n_games), "--seed", "1",
+            "--workers", str(workers), "--out", str(out), "--no-progress",
+        ]  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", SCALE_SCRIPT, *command], capture_output=True, text=True
+        )
+        report: dict[str, Any] = json.loads(done.stdout)
+        report.update(games=n_games, workers=workers, parquet_mb=None)
+        if out.exists():
+            report["parquet_mb"] = round(out.stat().st_size / 2**20, 1)
+    if report["returncode"] != 0:
+        print(f"scale run failed: {report['stderr']}")
+    return report
+
+
+TARGETS = {  # issue 11: random play, decisions/s, ÷ OpenSpiel's python tic-tac-toe
+    "garner standard": 34.0,
+    "gargon 4p": 24.0,
+    "deck_the_yard": 21.0,
+}
+CPP_GAMES = ("openspiel hearts", "openspiel clobber", "openspiel dots_and_boxes")
+
+
+def targets(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every compiled random-play row against issue 11's two ratio targets (same run)."""
+    peers = {r["case"]: r for r in rows if r["kind"] == "peer"}
+    ttt = peers.get("openspiel python_tic_tac_toe")
+    cpp = [r for r in rows if r["kind"] == "peer" and r["case"].startswith(CPP_GAMES)]
+    fastest = max(cpp, key=lambda r: r["decisions_per_s"], default=None)
+    out = []
+    for r in rows:
+        if r["kind"] != "kernel" or not r["players"].startswith("random"):
+            continue
+        entry: dict[str, Any] = {"case": r["case"], "decisions_per_s": r["decisions_per_s"]}
+        if ttt is not None:
+            entry["vs_tic_tac_toe"] = round(r["decisions_per_s"] / ttt["decisions_per_s"], 1)
+            entry["tic_tac_toe_target"] = TARGETS.get(r["case"])
+        if fastest is not None:
+            entry["fastest_cpp"] = fastest["case"]
+            entry["vs_fastest_cpp"] = round(r["decisions_per_s"] / fastest["decisions_per_s"], 2)
+        out.append(entry)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line (default 3)")
@@ -443,7 +527,13 @@ def main(argv: list[str] | None = None) -> int:
         help="results file (default bench/results/latest.json; with --only GAME, GAME-kernel.json)",
     )
     parser.add_argument(
-        "--scaling-games", type=int, default=12000, help="games for the 1-vs-2 worker run"
+        "--scaling-games", type=int, default=300_000, help="games for the 1-vs-2 worker run"
+    )
+    parser.add_argument(
+        "--scale-games",
+        default="100000,1000000",
+        help="comma-separated game counts for the command-line run to Parquet on 2 workers "
+        "(time and peak memory); empty to skip",
     )
     parser.add_argument(
         "--only",
@@ -545,6 +635,26 @@ def main(argv: list[str] | None = None) -> int:
             f"1 worker {scale['seconds_1_worker']} s, 2 workers {scale['seconds_2_workers']} s, "
             f"speed-up {scale['speedup']}×"
         )
+    goals = targets(rows)
+    if goals:
+        print(f"\n{'random play, compiled':<28} {'÷ tic-tac-toe':>14} {'target':>7} "
+              f"{'÷ fastest C++':>14} (target 1.5)")  # fmt: skip
+        for g in goals:
+            nan = float("nan")
+            print(
+                f"{g['case']:<28} {g.get('vs_tic_tac_toe', nan):>14.1f} "
+                f"{g.get('tic_tac_toe_target') or '':>7} {g.get('vs_fastest_cpp', nan):>14.2f}"
+            )
+    scale_runs = []
+    if not args.only and args.scale_games:
+        for n in (int(x) for x in args.scale_games.split(",")):
+            run = scale_run(n, 2)
+            scale_runs.append(run)
+            print(
+                f"gamelib simulate garner -n {n:,} --workers 2 --out …parquet: "
+                f"{run['seconds']} s, peak RSS {run['peak_rss_mb']} MB, "
+                f"Parquet {run['parquet_mb']} MB"
+            )
     report = {
         "gamelib_version": __version__,
         "python": platform.python_version(),
@@ -558,6 +668,8 @@ def main(argv: list[str] | None = None) -> int:
         "ratios": ratios,
         "clones": clones,
         "scaling": scale,
+        "targets": goals,
+        "scale_runs": scale_runs,
         "skipped": missing,
     }
     if args.out is None:  # a partial run never overwrites the full run's results

@@ -321,16 +321,17 @@ def _check_run_args(args: argparse.Namespace) -> None:
         raise CliError("--columns chooses what --out keeps; give --out too")
 
 
-def _check_columns(args: argparse.Namespace, config: Any, players: list[str]) -> None:
-    """Refuse unknown --columns before the run: one game shows the columns a run makes."""
-    from gamelib.sim import check_columns, result_columns
+def _check_columns(args: argparse.Namespace, known: list[str]) -> None:
+    """Refuse unknown --columns before the run (``known``: the columns the run makes, from one
+    game; see ``gamelib.sim.result_columns``)."""
+    from gamelib.sim import check_columns
 
     if args.columns is None:
         return
     wanted = [c.strip() for c in args.columns.split(",") if c.strip()]
     if not wanted:
         raise CliError("--columns is empty; name the outcome columns to keep")
-    check_columns(result_columns(config, players), wanted, "--columns")
+    check_columns(known, wanted, "--columns")
 
 
 def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
@@ -361,7 +362,7 @@ def _seats(text: str, config: Any) -> list[str]:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from gamelib.sim import clear_resume, save, sweep
+    from gamelib.sim import clear_resume, result_columns, save, sweep
 
     _check_run_args(args)
     grid = _grid_from_args(args)
@@ -377,10 +378,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         grid = {"n_players": [min(sizes)], **grid}
     if args.columns is not None:
         game = get_game(args.game)
-        setups = grid.get("setup", [None])
+        # a column is known when some setup of the sweep makes it (5-player seats in a 3p-5p
+        # sweep); checked on one game per setup and line-up
         first = {k: v[0] for k, v in grid.items() if k != "setup"}
-        config = game.config(setups[0], **first) if setups[0] else game.config(None, **first)
-        _check_columns(args, config, _seats(",".join(lineups[0]), config))
+        known: list[str] = []
+        for setup in grid.get("setup", [None]):
+            config = game.config(setup, **first) if setup else game.config(None, **first)
+            for lineup in lineups:
+                seated = _seats(",".join(lineup), config)
+                known += [c for c in result_columns(config, seated) if c not in known]
+        _check_columns(args, known)
 
     resume = _resume_folder(args)
     table = sweep(
@@ -421,12 +428,12 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from gamelib.sim import clear_resume, save, simulate
+    from gamelib.sim import clear_resume, result_columns, save, simulate
 
     _check_run_args(args)
     config = _config_from_args(args)
     players = _seats(args.players, config)
-    _check_columns(args, config, players)
+    _check_columns(args, result_columns(config, players) if args.columns else [])
     resume = _resume_folder(args)
     table = simulate(
         config,

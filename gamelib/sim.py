@@ -503,7 +503,12 @@ def simulate(
     if executor is None and workers is not None and workers > default_workers():
         cores = default_workers()
     if chunk_size is None:
-        chunk_size = max(1, min(2000, -(-n_games // (8 * cores)) if n_games else 1))
+        share = -(-n_games // (8 * cores)) if n_games else 1
+        # a compiled game costs ~0.1 ms, a worker process seconds to start: compiled runs go
+        # in chunks of at least 20,000 games, so a small run stays in this process
+        chunk_size = (
+            min(100_000, max(20_000, share)) if engine == "compiled" else max(1, min(2000, share))
+        )
     n_chunks = _n_spans(todo, chunk_size)
     n_workers = max(1, min(cores, n_chunks))
     if executor is None and workers is not None and n_workers < workers and n_chunks:

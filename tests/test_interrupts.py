@@ -25,7 +25,9 @@ from gamelib.core import ResumeError, game_seeds
 from gamelib.garner import GARNER
 from gamelib.sim import SimulationInterrupted, load, simulate
 
-N = 600  # Garner A, greedy x2: about a second of play on 2 workers, in 16 chunks
+# Garner A, greedy x2 on the reference engine: about a second of play on 2 workers, in 16
+# chunks (a compiled run this small is one chunk in one process)
+N = 600
 
 
 def _cli(folder: Path) -> list[str]:
@@ -46,6 +48,8 @@ def _cli(folder: Path) -> list[str]:
         "--workers",
         "2",
         "--no-progress",
+        "--engine",
+        "python",
         "--out",
         str(folder / "t.parquet"),
         "--records",

@@ -32,9 +32,10 @@ and after a blackout) and stream 1 for the random player, so the deal does not d
 player (the greedy player draws nothing). A recorded batch keeps each game's deal and every
 reshuffle's result, which is exactly what a reference record holds (``start`` and ``chance``):
 :func:`reference_state` rebuilds the reference game from them, and :meth:`KernelGames.record`
-writes a full ``gamelib-record/2`` that :func:`gamelib.records.replay` accepts. The kernel's
-games are *not* the games ``simulate`` plays for the same seed (that uses Python's ``random``);
-``simulate`` does not use this module yet.
+writes a full ``gamelib-record/2`` that :func:`gamelib.records.replay` accepts. ``simulate`` and
+``play_game`` play these players here (``supports``, ``play_seeds``, ``encode``); the reference
+engine draws from the same streams (``gamelib.core.game_rngs``), so it deals and reshuffles the
+same cards for a seed.
 """
 
 from __future__ import annotations
@@ -974,8 +975,7 @@ def play(
 ) -> KernelGames:
     """Play ``n_games`` games of ``player`` (``random``, ``greedy`` or ``greedy:POLICY``) in
     compiled code; game ``i`` is seeded with the ``i``-th per-game seed of ``seed``
-    (``gamelib.core.game_seeds``), as ``simulate`` seeds its games — but the kernel's own random
-    streams make these games differ from ``simulate``'s."""
+    (``gamelib.core.game_seeds``), as ``simulate`` seeds its games (it plays them here)."""
     if not isinstance(config, DeckTheYardConfig):
         raise ConfigError(f"the kernel needs a DeckTheYardConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:

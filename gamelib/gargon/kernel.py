@@ -41,9 +41,10 @@ Layout, shaped for speed (every array is ``int64`` unless said otherwise):
   - battle: ``Resolve(colour)`` is ``colour`` (0–5).
 
 Random numbers come from SplitMix64 streams (``gamelib.kernel_rng``): per game one stream
-deals, one per seat decides, all derived from the game's seed. The kernel's games are *not* the
-games ``simulate`` plays for the same seed (that uses Python's ``random``); ``simulate`` does not
-use this module yet.
+deals, one per seat decides, all derived from the game's seed. ``simulate`` and ``play_game``
+play every line-up of these players here (``supports``, ``play_seeds``, ``encode``); the
+reference engine draws from the same streams (``gamelib.core.game_rngs``), so it deals the same
+cards and plays the same random games for a seed.
 """
 
 from __future__ import annotations
@@ -999,9 +1000,9 @@ def play(
     """Play ``n_games`` games in compiled code, each seat played by ``random``, ``greedy``
     (``greedy:value``) or ``greedy:ignore`` (one name for every seat, or one per seat); game
     ``i`` is seeded with the ``i``-th per-game seed of ``seed`` (``gamelib.core.game_seeds``),
-    as ``simulate`` seeds its games — but the kernel's own random streams make these games
-    differ from ``simulate``'s. The greedy players draw no random numbers (as in the
-    reference), so an all-greedy game depends on the deal only."""
+    as ``simulate`` seeds its games (``simulate`` plays these line-ups here). The greedy
+    players draw no random numbers (as in the reference), so an all-greedy game depends on the
+    deal only."""
     if not isinstance(config, GargonConfig):
         raise ConfigError(f"the Gargon kernel needs a GargonConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:

@@ -26,8 +26,8 @@ Layout, shaped for speed (every array is ``int64`` unless said otherwise):
 
 Random numbers come from SplitMix64 streams held in the caller's arrays (no global RNG state):
 per game one stream deals, one per seat decides, all derived from the game's seed, so a deal
-does not depend on the players. The kernel's games are *not* the games ``simulate`` plays for the
-same seed (that uses Python's ``random``); ``simulate`` does not use this module yet.
+does not depend on the players. The reference engine draws from the same streams
+(``gamelib.core.game_rngs``), so it deals the same cards and plays the same random games.
 """
 
 from __future__ import annotations
@@ -669,7 +669,7 @@ def play_random(
 ) -> KernelGames:
     """Play ``n_games`` random-vs-random games in compiled code; game ``i`` is seeded with the
     ``i``-th per-game seed of ``seed`` (``gamelib.core.game_seeds``), as ``simulate`` seeds its
-    games — but the kernel's own random streams make these games differ from ``simulate``'s."""
+    games (two random players in ``simulate`` play exactly these games)."""
     if not isinstance(config, GarnerConfig):
         raise ConfigError(f"play_random needs a GarnerConfig, got {type(config).__name__}")
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:

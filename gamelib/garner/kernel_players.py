@@ -8,8 +8,9 @@ player and checks, at every decision, that the kernel's choice is one the refere
 never-exactly-6 cut, the local lift estimate, the exact estimate when a lift empties the top
 level), the same plan per lift, the same placement pool and the same collect values.
 
-Ties are broken with the seat's own random stream (the kernel's SplitMix64, not Python's
-``random``), so a kernel game is not the game ``simulate`` plays for the same seed.
+Ties are broken with the seat's own random stream, drawn in the kernel's own order, so a greedy
+game here may differ from the reference players' game for the same seed (``engine="python"``);
+``simulate`` plays these line-ups here (``supports``, ``play_seeds``, ``encode``).
 
 Two details make the plans identical, not only their values: the reference keeps the *first*
 option that reaches the best value, and it walks the sites next to a suit's top-layer cards in

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Re-make every stored study in data/results/ with the commands the notebooks name
+# (`make results`; a few minutes on 2 cores with the compiled cores). The Garner confirmation
+# runs last: notebook 01 picks its shortlist from the new screen (papermill -p CONFIRM_RUN True).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+G=".venv/bin/gamelib"
+OUT=data/results
+
+COLS=winner,n_winners,reason,turns,win_0,win_1,decisions,options,multi_option_decisions
+for spec in "random 1000" "greedy 300" "cautious 150"; do
+  set -- $spec
+  $G sweep garner --setup standard,A,B,C,D,E --must-move none,one,all --straight-line false,true \
+    --top-layer level,surface --players "$1" -n "$2" --seed 2026 --columns $COLS --no-progress \
+    --out $OUT/garner-fairness-$1.parquet
+done
+
+COLS=winner,n_winners,reason,turns,rounds
+for s in 0 1 2 3 4; do COLS=$COLS,score_$s,win_$s,amulets_$s,bonus_$s,zeros_$s,captured_$s; done
+$G sweep gargon --setup 3p,4p,5p --zero-multiplier 1,2,3 --players random -n 3000 --seed 2026 \
+  --columns $COLS --no-progress --out $OUT/gargon-zeros-random.parquet
+$G sweep gargon --setup 3p,4p,5p --amulets 0,3,3,3,3,3,3,3,3,3,3,3,3,0,0,0 --players random \
+  -n 3000 --seed 2026 --columns $COLS --no-progress --out $OUT/gargon-zeros-flat-amulets.parquet
+players=greedy
+for p in 3 4 5; do
+  players=greedy$(printf ',greedy:ignore%.0s' $(seq 2 $p))
+  keep=winner,n_winners,reason,turns,rounds
+  for s in $(seq 0 $((p - 1))); do keep=$keep,score_$s,win_$s,amulets_$s,bonus_$s,zeros_$s,captured_$s; done
+  $G simulate gargon --setup ${p}p --players "$players" --rotate-seats -n 1000 --seed 2026 \
+    --columns $keep --no-progress --out $OUT/gargon-zeros-greedy-${p}p.parquet
+done
+
+COLS=winner,n_winners,reason,turns,won,claimed,claimed_patterns,claimed_characters,blackouts
+$G sweep deck_the_yard --events 3,0 --broken 5,0 --hand-counts cards,bulbs \
+  --players "random;greedy;greedy:claim_characters;greedy:protect_strand;greedy:never" \
+  -n 2000 --seed 2026 --no-progress \
+  --columns $COLS,blackout_turn_1,blackout_turn_2,blackout_turn_3,strands_lost,events_cancelled,broken_cancelled \
+  --out $OUT/deck-the-yard-interventions.parquet
+$G sweep deck_the_yard --plugs 4,8,12 \
+  --players "greedy;greedy:claim_characters;greedy:protect_strand;greedy:never" \
+  -n 1500 --seed 2026 --columns $COLS --no-progress --out $OUT/deck-the-yard-plugs.parquet
+
+.venv/bin/papermill -p CONFIRM_RUN True notebooks/01-garner-fairness.ipynb /tmp/01-confirm.ipynb
