@@ -30,10 +30,10 @@ arrangement a deal): the first player's edge at that level (:func:`first_player`
 
 The result is one tidy table: the rows of every run (as ``simulate`` makes them) with
 ``matchup``, ``pairing``, ``level_a`` and ``level_b`` (empty for solitaire) after ``seed``;
-``table.attrs["provenance"]`` holds every run's provenance (so
-:func:`gamelib.sim.combine`-style checks re-simulate it) and a ``ladder`` entry: the levels in
-order, the design, and which levels cheat (players with ``observes = "state"`` see the whole
-state; every summary marks them).
+``table.attrs["provenance"]`` holds every run's provenance (as :func:`gamelib.sim.combine`
+keeps it, so a stored ladder is re-simulated run by run like any stored study) and a ``ladder``
+entry: the levels in order, the design, and which levels cheat (players with
+``observes = "state"`` see the whole state; every summary marks them).
 """
 
 from __future__ import annotations
