@@ -66,3 +66,44 @@ def plot_rates(
     if hue is not None:
         ax.legend(title=hue)
     return ax
+
+
+def plot_matrix(
+    m: pd.DataFrame, *, ax: Axes | None = None, digits: int = 2, cmap: str = "vlag"
+) -> Axes:
+    """A ladder's matchup matrix (:func:`gamelib.ladder.matrix`) as a heatmap: row level A
+    against column level B, coloured by A's rate around the fair share, each cell written
+    ``rate`` over its interval ``[lo, hi]``; a level that cheats is marked ``*``."""
+    levels = [str(x) for x in m["level_a"].cat.categories]
+    fair = float(m.attrs.get("fair", 0.5))
+    rate = m.pivot_table(index="level_a", columns="level_b", values="rate", observed=False)
+    rate = rate.reindex(index=levels, columns=levels)
+    text = pd.DataFrame("", index=levels, columns=levels)
+    for r in m.to_dict("records"):
+        text.loc[str(r["level_a"]), str(r["level_b"])] = (
+            f"{r['rate']:.{digits}f}\n[{r['lo']:.{digits}f}, {r['hi']:.{digits}f}]"
+        )
+    cheats = set(m.loc[m["cheating_a"], "level_a"].astype(str))
+    labels = [lv + (" *" if lv in cheats else "") for lv in levels]
+    if ax is None:
+        side = 1.2 + 1.1 * len(levels)
+        _, ax = plt.subplots(figsize=(side + 1.5, side))
+    sns.heatmap(
+        rate,
+        annot=text.to_numpy(),
+        fmt="",
+        cmap=cmap,
+        center=fair,
+        vmin=0.0,
+        vmax=1.0,
+        linewidths=0.5,
+        cbar_kws={"label": "row's share against column"},
+        xticklabels=labels,
+        yticklabels=labels,
+        ax=ax,
+    )
+    ax.set_xlabel("against")
+    ax.set_ylabel("level")
+    ax.tick_params(axis="y", labelrotation=0)
+    ax.set_title(f"matchup matrix (fair {fair:.2f}; 95% CI)")
+    return ax
