@@ -1,0 +1,92 @@
+"""Gargon's search player on one core: milliseconds per ``ismcts:1000`` decision on a 4-player
+mid-game position, iterations/s, beside the compiled core's random decisions/s.
+
+The position: a seeded random game of the reference engine played to half its length, then on
+to the next decision of a round's lead (the richest decision: every play of its hand). Each row
+times the full player call (observation → template → compiled search → move) for several
+seeds and reports the median; the compiled code is loaded (or compiled) before timing. Nothing
+is asserted. ``python -m bench.gargon_search`` prints the rows.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from gamelib.gargon import GARGON, GargonState, new_state
+from gamelib.gargon.kernel import play_random
+from gamelib.gargon.rules import PLAY
+
+
+def mid_game_lead(seed: int = 2024) -> tuple[GargonState, int, int]:
+    """A 4-player position: seeded random play to half the game's length, then to the next
+    lead's decision. Returns (state, decisions made, decisions in the whole game)."""
+    cfg = GARGON.config("4p")
+
+    def play(stop: int | None) -> tuple[GargonState, int]:
+        rng = random.Random(seed)
+        s = new_state(cfg, rng)
+        made = 0
+        while not s.is_over() and (stop is None or made < stop):
+            s.apply(rng.choice(s.legal_moves()))
+            made += 1
+        return s, made
+
+    _, length = play(None)
+    s, made = play(length // 2)
+    rng = random.Random(seed + 1)
+    while not (s.phase == PLAY and s.current_player() == s.lead):
+        s.apply(rng.choice(s.legal_moves()))
+        made += 1
+    return s, made, length
+
+
+def kernel_random_decisions_per_s(seconds: float = 2.0) -> float:
+    """The compiled core's random play, 4 players: decisions per second over ``seconds``."""
+    cfg = GARGON.config("4p")
+    play_random(cfg, 1, 0)
+    decisions, start, games = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        decisions += int(play_random(cfg, 200, 12345, start=games).table["decisions"].sum())
+        games += 200
+    return decisions / (time.perf_counter() - start)
+
+
+def search_rows(iterations: int = 1000, repeats: int = 7) -> list[dict[str, Any]]:
+    """One row per playout policy: ms per ``ismcts:N`` decision and iterations/s on the
+    mid-game lead position, with the kernel's random decisions/s of the same run."""
+    s, made, length = mid_game_lead()
+    seat = s.current_player()
+    obs, legal = s.observation(seat), s.legal_moves()
+    kernel_rate = kernel_random_decisions_per_s()
+    rows = []
+    for playout in ("random", "greedy"):
+        player = GARGON.player(f"ismcts:{iterations}:{playout}")
+        player(obs, legal, random.Random(0))  # load (or compile) outside the timing
+        times = []
+        for k in range(repeats):
+            rng = random.Random(k)
+            t0 = time.perf_counter()
+            player(obs, legal, rng)
+            times.append(time.perf_counter() - t0)
+        sec = statistics.median(times)
+        rows.append(
+            {
+                "case": "gargon 4p mid-game lead",
+                "players": f"ismcts:{iterations}:{playout}",
+                "decisions_made": made,
+                "game_length": length,
+                "options": len(legal),
+                "ms_per_decision": round(sec * 1e3, 2),
+                "iterations_per_s": round(iterations / sec, 0),
+                "kernel_random_decisions_per_s": round(kernel_rate, 0),
+            }
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    for r in search_rows():
+        print(r)
