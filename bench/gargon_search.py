@@ -5,14 +5,18 @@ The position: a seeded random game of the reference engine played to half its le
 to the next decision of a round's lead (the richest decision: every play of its hand). Each row
 times the full player call (observation → template → compiled search → move) for several
 seeds and reports the median; the compiled code is loaded (or compiled) before timing. Nothing
-is asserted. ``python -m bench.gargon_search`` prints the rows.
+is asserted. ``python -m bench.gargon_search`` prints the rows and writes them to
+``bench/results/gargon-search.json``.
 """
 
 from __future__ import annotations
 
+import json
+import platform
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from gamelib.gargon import GARGON, GargonState, new_state
@@ -88,5 +92,15 @@ def search_rows(iterations: int = 1000, repeats: int = 7) -> list[dict[str, Any]
 
 
 if __name__ == "__main__":
-    for r in search_rows():
+    found = search_rows()
+    for r in found:
         print(r)
+    out = Path(__file__).parent / "results" / "gargon-search.json"
+    report = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "rows": found,
+    }
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written: {out}")

@@ -330,10 +330,12 @@ def search(
     c_explore: float,
     playout: int,
     seed: int,
+    widen: bool = True,
 ) -> Any:
     """SO-ISMCTS from the template (see the module docstring): ``n_iter`` iterations, UCB1
     constant ``c_explore``, playouts by ``playout`` (``RANDOM`` or ``GREEDY``), one SplitMix64
-    stream seeded with ``seed``. Returns ``(decision, options, visits, wins)``: the chosen
+    stream seeded with ``seed``; ``widen`` False opens every option at once (for measuring
+    what progressive widening is worth). Returns ``(decision, options, visits, wins)``: the chosen
     decision and, per root option in the legal order, its visits and summed win shares."""
     n_players = t.params[P_N]
     rs = np.empty(1, np.uint64)
@@ -375,7 +377,7 @@ def search(
             actor = st[TO_MOVE]
             head = (node << _EDGE_SHIFT) | (st[PHASE] << 3) | actor
             # progressive widening: the best 2 + ⌊√visits⌋ options by greedy's estimate
-            width = 2 + int(math.sqrt(node_visits[node]))
+            width = 2 + int(math.sqrt(node_visits[node])) if widen else n
             if width < n:
                 _rank_options(t, st, work, n, fwork, prior)
                 for k in range(n):
@@ -463,11 +465,19 @@ def search(
 class IsmctsPlayer:
     """``ismcts:N``: information-set MCTS on what its seat may see (see the module docstring)."""
 
-    def __init__(self, iterations: int, playout: str = DEFAULT_PLAYOUT, c: float = DEFAULT_C):
+    def __init__(
+        self,
+        iterations: int,
+        playout: str = DEFAULT_PLAYOUT,
+        c: float = DEFAULT_C,
+        *,
+        widen: bool = True,
+    ) -> None:
         self.iterations = iterations
         self.playout = playout
         self.c = c
-        self.__name__ = f"ismcts:{iterations}:{playout}:{c:g}"
+        self.widen = widen  # False: no progressive widening (not in the spec; for measuring)
+        self.__name__ = f"ismcts:{iterations}:{playout}:{c:g}" + ("" if widen else ":flat")
 
     def __call__(
         self, observation: GargonObservation, legal: Sequence[Move], rng: random.Random
@@ -488,7 +498,7 @@ class IsmctsPlayer:
         t: KernelTables = tables(obs.config)
         tp = template(obs)
         return search(  # type: ignore[no-any-return]
-            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed
+            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed, self.widen
         )
 
 
