@@ -1,12 +1,14 @@
 """Gargon's search player on one core: milliseconds per ``ismcts:1000`` decision on a 4-player
 mid-game position, iterations/s, beside the compiled core's random decisions/s.
 
-The position: a seeded random game of the reference engine played to half its length, then on
-to the next decision of a round's lead (the richest decision: every play of its hand). Each row
-times the full player call (observation → template → compiled search → move) for several
-seeds and reports the median; the compiled code is loaded (or compiled) before timing. Nothing
-is asserted. ``python -m bench.gargon_search`` prints the rows and writes them to
-``bench/results/gargon-search.json``.
+Two kinds of row per playout policy (``random``, ``greedy``). The position: a seeded random game
+of the reference engine played to half its length, then on to the next decision of a round's
+lead (the richest decision: every play of its hand); the full player call (observation →
+template → compiled search → move) is timed for several seeds and the median kept, the compiled
+code loaded (or compiled) before timing. In games: one ``ismcts:1000`` seat against three
+``greedy`` for a few seeded games, every searched decision timed (mean, median, slowest; early
+positions have longer playouts). Nothing is asserted. ``python -m bench.gargon_search`` prints
+the rows and writes them to ``bench/results/gargon-search.json``.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamelib.gargon import GARGON, GargonState, new_state
+from gamelib import play_game
+from gamelib.core import Move
+from gamelib.gargon import GARGON, GargonObservation, GargonState, new_state
 from gamelib.gargon.kernel import play_random
 from gamelib.gargon.rules import PLAY
 
@@ -58,9 +63,36 @@ def kernel_random_decisions_per_s(seconds: float = 2.0) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def search_rows(iterations: int = 1000, repeats: int = 7) -> list[dict[str, Any]]:
-    """One row per playout policy: ms per ``ismcts:N`` decision and iterations/s on the
-    mid-game lead position, with the kernel's random decisions/s of the same run."""
+def game_row(iterations: int, playout: str, games: int) -> dict[str, Any]:
+    """ms per searched ``ismcts:N`` decision over ``games`` seeded 4-player games, one search
+    seat (seat 0) against three greedy ones."""
+    player = GARGON.player(f"ismcts:{iterations}:{playout}")
+    times: list[float] = []
+
+    def timed(obs: GargonObservation, legal: Sequence[Move], rng: random.Random) -> Move:
+        t0 = time.perf_counter()
+        move = player(obs, legal, rng)
+        if len(legal) > 1:
+            times.append(time.perf_counter() - t0)
+        return move
+
+    for seed in range(games):
+        play_game(GARGON, GARGON.config("4p"), [timed, "greedy", "greedy", "greedy"], seed)
+    return {
+        "case": f"gargon 4p, {games} games v greedy ×3",
+        "players": f"ismcts:{iterations}:{playout}",
+        "searched_decisions": len(times),
+        "ms_per_decision": round(statistics.mean(times) * 1e3, 2),
+        "median_ms": round(statistics.median(times) * 1e3, 2),
+        "slowest_ms": round(max(times) * 1e3, 2),
+        "iterations_per_s": round(iterations * len(times) / sum(times), 0),
+    }
+
+
+def search_rows(iterations: int = 1000, repeats: int = 7, games: int = 2) -> list[dict[str, Any]]:
+    """Per playout policy: ms per ``ismcts:N`` decision and iterations/s on the mid-game lead
+    position (with the kernel's random decisions/s of the same run), and over the searched
+    decisions of ``games`` games against greedy."""
     s, made, length = mid_game_lead()
     seat = s.current_player()
     obs, legal = s.observation(seat), s.legal_moves()
@@ -88,6 +120,7 @@ def search_rows(iterations: int = 1000, repeats: int = 7) -> list[dict[str, Any]
                 "kernel_random_decisions_per_s": round(kernel_rate, 0),
             }
         )
+    rows += [game_row(iterations, playout, games) for playout in ("random", "greedy")]
     return rows
 
 

@@ -3,6 +3,7 @@ hidden numbers, and stronger than greedy."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from gamelib import ConfigError, play_game, replay
 from gamelib.core import SplitMixRandom
-from gamelib.gargon import GARGON, GargonState, new_state
+from gamelib.gargon import GARGON, GargonState, GreedyPlayer, new_state
 from gamelib.gargon import kernel as K
 from gamelib.gargon.rules import COLOUR_OF, DRAW, N_CARDS, resample_hidden
 from gamelib.gargon.search import IsmctsPlayer, Template, determinize, search, template
@@ -139,6 +140,21 @@ def test_same_seed_same_search_and_seeds_matter():
     move = p(obs, s.legal_moves(), SplitMixRandom(3))
     assert move == p(obs, s.legal_moves(), SplitMixRandom(3))
     assert move in s.legal_moves()
+
+
+def test_progressive_widening_opens_the_best_options_first():
+    """The lead of a fresh hand has far more plays than 30 iterations can try: widened, the
+    search opens at most 2 + √29 of them, greedy's choice among them; flat, it tries a new one
+    every iteration."""
+    s = new_state(GARGON.config("4p"), random.Random(8))
+    obs = s.observation(0)
+    _, options, visits, _ = IsmctsPlayer(30).search(obs, 1)
+    assert len(options) > 60
+    assert 2 <= (visits > 0).sum() <= 2 + math.isqrt(29)
+    greedy_move = GreedyPlayer()(obs, s.legal_moves(), random.Random(0))
+    assert visits[options.tolist().index(K.encode(greedy_move))] > 0
+    _, _, flat_visits, _ = IsmctsPlayer(30, widen=False).search(obs, 1)
+    assert (flat_visits > 0).sum() == 30
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -34,8 +34,10 @@ players give the same decisions in any process. A decision with one legal option
 without a search and draws no random number.
 
 Spec: ``ismcts:N[:PLAYOUT][:C]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT`` ``random``
-(the default) or ``greedy``, ``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``,
-``ismcts:200:random``, ``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
+(the default) or ``greedy`` (stronger per iteration, about three times slower over a game, so
+about as strong for the same time; ``bench/gargon_search.py`` and the README give the numbers),
+``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``, ``ismcts:200:random``,
+``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
 """
 
 from __future__ import annotations
