@@ -15,8 +15,8 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the c
    with a single option is made without a node. At a node only the options legal in this
    determinization are *available*; each available child's availability count goes up, and
    the child with the best UCB1 score ``mean + C·sqrt(ln(availability) / visits)`` is taken,
-   the mean being the share of wins of the seat that decides there (so opponents play for
-   themselves: the paranoid-free, max-n reading of SO-ISMCTS);
+   the mean being the share of wins of the seat that decides there (each seat plays for
+   itself, as in max-n search);
 3. **widens progressively**: a play-out decision with many options (the lead of a hand of ten
    has about 190 plays) would spend a small budget trying each once, so only the
    ``2 + ⌊√visits⌋`` best options by the greedy player's own estimate (its card values for
@@ -26,6 +26,11 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the c
    (``random``, uniform over the legal options, or ``greedy``, the compiled greedy player),
    and adds the result to every node on the path: each seat's **win share** (1 for a sole
    win, 1/k for a win shared by k, else 0).
+
+Known simplifications of SO-ISMCTS, kept for speed: the hidden numbers are dealt uniformly
+within their colours, so nothing is inferred from how opponents have played; and the opponents'
+nodes, shared across determinizations that all hold the searcher's true hand, learn as if they
+knew that hand.
 
 The decision is the root option with the most visits (ties: the best mean, then the first in
 the legal order). Random numbers come from one SplitMix64 stream seeded by the player from its
@@ -261,7 +266,7 @@ def determinize(
 @njit(cache=True)
 def _find(h_key: Any, h_node: Any, key: int) -> int:
     """The node stored under ``key`` (open addressing, linear probing), or -1."""
-    mask = len(h_key) - 1
+    mask = len(h_key) - 1  # Fibonacci hashing: the int64 product wraps
     i = ((key * 0x9E3779B97F4A7C15) >> 20) & mask
     while h_key[i] != -1:
         if h_key[i] == key:
