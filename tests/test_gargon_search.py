@@ -11,9 +11,9 @@ import pytest
 
 from gamelib import ConfigError, play_game, replay
 from gamelib.core import SplitMixRandom
-from gamelib.gargon import GARGON, GargonState, GreedyPlayer, new_state
+from gamelib.gargon import GARGON, GargonState, GreedyPlayer, Play, new_state
 from gamelib.gargon import kernel as K
-from gamelib.gargon.rules import COLOUR_OF, DRAW, N_CARDS, resample_hidden
+from gamelib.gargon.rules import COLOUR_OF, DRAW, N_CARDS, card_id, from_deal, resample_hidden
 from gamelib.gargon.search import IsmctsPlayer, Template, determinize, search, template
 from gamelib.sim import simulate
 from gamelib.stats import clustered_rate
@@ -140,6 +140,25 @@ def test_same_seed_same_search_and_seeds_matter():
     move = p(obs, s.legal_moves(), SplitMixRandom(3))
     assert move == p(obs, s.legal_moves(), SplitMixRandom(3))
     assert move in s.legal_moves()
+
+
+def test_search_finds_the_play_nobody_can_follow():
+    """Hands of two colours cannot follow a 1:1:1 lead: leading all three of its cards captures
+    them unopposed and ends the game (a pile empties as the others pass and draw). Greedy
+    keeps the green 2 back (a 9 and a 12 are out there); the search sees the shape wins."""
+    R, B, G, W, Y = 3, 1, 5, 0, 4
+    hands = [
+        [card_id(R, 1), card_id(B, 14), card_id(G, 2)],
+        [card_id(B, 3), card_id(G, 9)],
+        [card_id(G, 12), card_id(Y, 6)],
+    ]
+    s = from_deal(GARGON.config("3p"), hands, [[card_id(W, 1)], [card_id(W, 2)]])
+    everything = Play(tuple(sorted(hands[0])))
+    assert GreedyPlayer()(s.observation(0), s.legal_moves(), random.Random(0)) != everything
+    for spec in ("ismcts:200", "ismcts:200:greedy"):
+        for k in range(3):
+            move = GARGON.player(spec)(s.observation(0), s.legal_moves(), SplitMixRandom(k))
+            assert move == everything
 
 
 def test_progressive_widening_opens_the_best_options_first():
