@@ -13,7 +13,11 @@ from gamelib import RecordError, play_game, replay
 from gamelib.core import game_seeds
 from gamelib.gargon import GARGON, GargonState, new_state
 from gamelib.gargon.players import GreedyPlayer
-from gamelib.gargon.rules import COLOUR_OF, N_CARDS
+from gamelib.gargon.rules import N_CARDS, resample_hidden
+
+# the resampler lives in gamelib.gargon.rules (the ismcts player's tests use it too); the old
+# name stays for tests/test_gargon_kernel_players.py
+_resample_hidden = resample_hidden
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 configs = st.builds(
@@ -71,31 +75,6 @@ def test_same_seed_same_game_and_records_replay(n, seed):
     assert again.state.captured == a.state.captured
 
 
-def _resample_hidden(s: GargonState, seat: int, rng: random.Random) -> GargonState:
-    """Swap hidden cards of equal colour among everything ``seat`` cannot see."""
-    t = s.clone()
-    slots = []  # (container, index) of every card whose number seat cannot see
-    for p in range(t.n_players):
-        if p != seat:
-            slots += [(t.hands[p], i) for i in range(len(t.hands[p]))]
-            if not t.turned_up:
-                slots += [(t.table[p], i) for i in range(len(t.table[p]))]
-    for pile in t.piles:
-        slots += [(pile, i) for i in range(len(pile))]
-    by_colour: dict[int, list] = {}
-    for cont, i in slots:
-        by_colour.setdefault(COLOUR_OF[cont[i]], []).append((cont, i))
-    for places in by_colour.values():
-        cards = [cont[i] for cont, i in places]
-        rng.shuffle(cards)
-        for (cont, i), c in zip(places, cards, strict=True):
-            cont[i] = c
-    for p in range(t.n_players):  # keep the engine's sorted-table convention
-        t.table[p].sort()
-    t._legal = None
-    return t
-
-
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_decisions_do_not_depend_on_hidden_numbers(n):
     cfg = GARGON.config(None, n_players=n)
@@ -107,7 +86,7 @@ def test_decisions_do_not_depend_on_hidden_numbers(n):
             seat = s.current_player()
             obs = s.observation(seat)
             for k in range(3):
-                other = _resample_hidden(s, seat, random.Random(k))
+                other = resample_hidden(s, seat, random.Random(k))
                 assert other.observation(seat) == obs
                 assert other.legal_moves() == s.legal_moves()
                 for zeros in (True, False):
@@ -125,7 +104,7 @@ def test_decisions_do_not_depend_on_hidden_numbers(n):
 def test_resampling_does_change_hidden_numbers():
     """The resampler really moves hidden cards (so the test above can fail)."""
     s = new_state(GARGON.config("4p"), random.Random(3))
-    other = _resample_hidden(s, 0, random.Random(1))
+    other = resample_hidden(s, 0, random.Random(1))
     assert other.hands[0] == s.hands[0]
     assert other.hands[1:] != s.hands[1:] or other.piles != s.piles
     bad = copy.deepcopy(s)

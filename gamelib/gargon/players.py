@@ -151,4 +151,12 @@ def random_() -> Player:
     return random_player
 
 
-PLAYERS = {"random": random_, "greedy": greedy}
+def ismcts(spec: str | None = None) -> Player:
+    """``ismcts:N[:greedy|random][:C]``: information-set MCTS (``gamelib.gargon.search``)."""
+    from gamelib.gargon.search import ismcts as make  # the search imports the kernel, which
+    # imports this module's constants: imported when asked for
+
+    return make(spec)
+
+
+PLAYERS = {"random": random_, "greedy": greedy, "ismcts": ismcts}

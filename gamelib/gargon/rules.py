@@ -235,6 +235,10 @@ class GargonObservation:
     captured: tuple[tuple[CardId, ...], ...]
     discard: tuple[CardId, ...]
     draws_left: int
+    resolving: int | None = None
+    """The colour being resolved while losers of its battle draw (battles are public)."""
+    owed: tuple[tuple[Seat, int], ...] = ()
+    """The draws still owed, in the order they are taken: (seat, cards) — who passed or lost."""
 
 
 class GargonState(State):
@@ -660,6 +664,8 @@ class GargonState(State):
             captured=tuple(tuple(sorted(c)) for c in self.captured),
             discard=tuple(sorted(self.discard)),
             draws_left=self.draw_queue[0][1] if self.phase == DRAW and self.draw_queue else 0,
+            resolving=self.resolving,
+            owed=tuple((int(e[0]), int(e[1])) for e in self.draw_queue),
         )
 
     # -- copying and records --
@@ -714,6 +720,36 @@ class GargonState(State):
         except (AttributeError, TypeError, ValueError, IndexError) as exc:
             raise RecordError(f"malformed Gargon move {data!r}: {exc}") from exc
         raise RecordError(f"unknown Gargon move kind in {data!r}")
+
+
+def resample_hidden(state: GargonState, seat: Seat, rng: random.Random) -> GargonState:
+    """A copy of ``state`` with every number ``seat`` cannot see dealt again within its colour.
+
+    Hidden from ``seat``: the other hands, face-down cards on the table and both draw piles —
+    only their colours show. Swapping cards of equal colour among those places keeps the
+    seat's observation unchanged, so any decision of a fair player must stay the same.
+    """
+    t = state.clone()
+    slots: list[tuple[list[CardId], int]] = []  # (container, index) of every hidden card
+    for p in range(t.n_players):
+        if p != seat:
+            slots += [(t.hands[p], i) for i in range(len(t.hands[p]))]
+            if not t.turned_up:
+                slots += [(t.table[p], i) for i in range(len(t.table[p]))]
+    for pile in t.piles:
+        slots += [(pile, i) for i in range(len(pile))]
+    by_colour: dict[int, list[tuple[list[CardId], int]]] = {}
+    for cont, i in slots:
+        by_colour.setdefault(COLOUR_OF[cont[i]], []).append((cont, i))
+    for places in by_colour.values():
+        cards = [cont[i] for cont, i in places]
+        rng.shuffle(cards)
+        for (cont, i), c in zip(places, cards, strict=True):
+            cont[i] = c
+    for p in range(t.n_players):  # keep the engine's sorted-table convention
+        t.table[p].sort()
+    t._legal = None
+    return t
 
 
 # --- setting up ----------------------------------------------------------------------------

@@ -1,0 +1,544 @@
+"""Gargon's search player ``ismcts:N``: information-set Monte-Carlo tree search, compiled.
+
+Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the compiled core
+(:mod:`gamelib.gargon.kernel`). The player sees only its seat's observation. Every one of its
+``N`` iterations
+
+1. **determinizes**: deals every number the seat cannot see again within its colour — the other
+   hands, face-down cards on the table and both draw piles, whose colours are public — uniformly
+   among the cards it has not seen (its hand, the captures, the discard pile and turned-up
+   cards are known): the same resampling as :func:`gamelib.gargon.rules.resample_hidden`, but
+   built from the observation alone (:func:`template`);
+2. **descends one tree** shared by all determinizations, keyed by the decisions made from the
+   root — the searching seat's and its opponents' alike, each edge labelled with who decided
+   and in which phase, since hidden numbers change who must draw after a battle. A decision
+   with a single option is made without a node. At a node only the options legal in this
+   determinization are *available*; each available child's availability count goes up, and
+   the child with the best UCB1 score ``mean + C·sqrt(ln(availability) / visits)`` is taken,
+   the mean being the share of wins of the seat that decides there (each seat plays for
+   itself, as in max-n search);
+3. **widens progressively**: a play-out decision with many options (the lead of a hand of ten
+   has about 190 plays) would spend a small budget trying each once, so only the
+   ``2 + ⌊√visits⌋`` best options by the greedy player's own estimate (its card values for
+   the deciding seat in this determinization, passes ranked as greedy ranks them) are open at
+   a node; the first untried of those is expanded;
+4. **plays out** the determinization to the end with the playout policy on every seat
+   (``random``, uniform over the legal options, or ``greedy``, the compiled greedy player),
+   and adds the result to every node on the path: each seat's **win share** (1 for a sole
+   win, 1/k for a win shared by k, else 0).
+
+Known simplifications of SO-ISMCTS, kept for speed: the hidden numbers are dealt uniformly
+within their colours, so nothing is inferred from how opponents have played; and the opponents'
+nodes, shared across determinizations that all hold the searcher's true hand, learn as if they
+knew that hand.
+
+The decision is the root option with the most visits (ties: the best mean, then the first in
+the legal order). Random numbers come from one SplitMix64 stream seeded by the player from its
+seat's ``rng`` (``rng.getrandbits(63)``) at each searched decision, so the same game seed and
+players give the same decisions in any process. A decision with one legal option is returned
+without a search and draws no random number.
+
+Spec: ``ismcts:N[:PLAYOUT][:C]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT`` ``random``
+(the default) or ``greedy`` (stronger per iteration, about three times slower over a game, so
+about as strong for the same time; ``bench/gargon_search.py`` and the README give the numbers),
+``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``, ``ismcts:200:random``,
+``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from gamelib.core import ConfigError, Move
+from gamelib.gargon.kernel import (
+    DQ_HEAD,
+    DQ_LEN,
+    F_EV,
+    F_PWIN,
+    GREEDY,
+    KIND_LOSE,
+    KIND_PASS,
+    L_CAPTURED,
+    L_DISCARD,
+    L_PILE,
+    L_TABLE,
+    LEAD,
+    N_RESULTS,
+    N_SEAT_RESULTS,
+    O_DQ_COUNT,
+    O_DQ_KIND,
+    O_DQ_SEAT,
+    O_HAND_N,
+    O_LOC,
+    O_PILE0,
+    O_PILE1,
+    O_TABLE_N,
+    P_N,
+    PHASE,
+    PILE_N0,
+    PILE_N1,
+    POS,
+    RANDOM,
+    REASON,
+    RESOLVING,
+    ROUNDS,
+    S_WINNER,
+    SHAPE,
+    STATE_LEN,
+    TO_MOVE,
+    TURNED_UP,
+    UNFINISHED,
+    KernelTables,
+    _card_values,
+    apply,
+    encode,
+    greedy,
+    legal,
+    new_fwork,
+    new_work,
+    result,
+    tables,
+)
+from gamelib.gargon.rules import (
+    COLOUR_OF,
+    N_CARDS,
+    N_COLOURS,
+    OVER,
+    PER_COLOUR,
+    PHASE_NAMES,
+    PLAY,
+    SHAPES,
+    GargonObservation,
+)
+from gamelib.kernel_rng import rng_below as _rng_below
+
+IntArray = npt.NDArray[np.int64]
+
+PLAYOUTS = {"random": RANDOM, "greedy": GREEDY}
+DEFAULT_PLAYOUT = "random"
+DEFAULT_C = 0.7
+
+# an edge of the tree: (decision + 16) << 5 | phase << 3 | seat, so the same decision code met
+# in another phase or by another seat is another edge; a node's children are found in one hash
+# table keyed by parent << 27 | edge (decisions are < 2**21, so an edge is < 2**27)
+_EDGE_SHIFT = 27
+
+
+# --- the determinization template: what the observation shows ----------------------------------
+
+
+class Template(NamedTuple):
+    """A seat's observation as a kernel state with its hidden cards taken out (``loc`` -1),
+    plus, per colour ``col``, the unseen cards ``pool[pool_start[col]:pool_start[col + 1]]``
+    and the hidden places ``slot_start[col]:slot_start[col + 1]`` of that colour: the ``loc``
+    a card put there gets (``slot_loc``) and, in a draw pile, its index in the state vector
+    (``slot_pos``; -1 elsewhere)."""
+
+    base: IntArray
+    pool: IntArray
+    pool_start: IntArray
+    slot_loc: IntArray
+    slot_pos: IntArray
+    slot_start: IntArray
+
+
+def template(obs: GargonObservation) -> Template:
+    """The determinization template of an observation (only what the seat may see)."""
+    cfg = obs.config
+    n = cfg.n_players
+    me = obs.seat
+    if obs.phase == "over":
+        raise ValueError("the game is over: there is nothing to search")
+    if obs.to_move != me:
+        raise ValueError(f"seat {me} searches only on its own decision (seat {obs.to_move} is)")
+    st = np.zeros(STATE_LEN, np.int64)
+    st[O_LOC : O_LOC + N_CARDS] = -1
+    seen: set[int] = set(obs.hand) | set(obs.discard)
+    for c in obs.hand:
+        st[O_LOC + c] = me
+    for s in range(n):
+        for c in obs.captured[s]:
+            st[O_LOC + c] = L_CAPTURED + s
+            seen.add(c)
+        st[O_HAND_N + s] = len(obs.hand_colours[s])
+        st[O_TABLE_N + s] = len(obs.table_colours[s])
+    for c in obs.discard:
+        st[O_LOC + c] = L_DISCARD
+    if obs.turned_up is not None:
+        for s in range(n):
+            for c in obs.turned_up[s]:
+                st[O_LOC + c] = L_TABLE + s
+                seen.add(c)
+    # hidden places, in an order fixed by the observation: other hands, face-down table
+    # spots, then the piles bottom first
+    slots: list[list[tuple[int, int]]] = [[] for _ in range(N_COLOURS)]
+    for s in range(n):
+        if s != me:
+            for col in obs.hand_colours[s]:
+                slots[col].append((s, -1))
+        if obs.turned_up is None:
+            for col in obs.table_colours[s]:
+                slots[col].append((L_TABLE + s, -1))
+    for o_pile, n_pile, colours in (
+        (O_PILE0, PILE_N0, obs.pile_colours[0]),
+        (O_PILE1, PILE_N1, obs.pile_colours[1]),
+    ):
+        st[n_pile] = len(colours)
+        for j, col in enumerate(reversed(colours)):  # the kernel keeps piles bottom first
+            slots[col].append((L_PILE, o_pile + j))
+    pool = [c for c in range(N_CARDS) if c not in seen]
+    by_colour = [[c for c in pool if COLOUR_OF[c] == col] for col in range(N_COLOURS)]
+    for col in range(N_COLOURS):
+        if len(slots[col]) > len(by_colour[col]):
+            raise ValueError(
+                f"the observation hides {len(slots[col])} cards of colour {col} but only "
+                f"{len(by_colour[col])} of that colour are unseen"
+            )
+    st[TO_MOVE] = obs.to_move
+    st[PHASE] = PHASE_NAMES.index(obs.phase)
+    st[LEAD] = obs.lead
+    st[POS] = n if obs.turned_up is not None else (obs.to_move - obs.lead) % n
+    st[SHAPE] = -1 if obs.shape is None else SHAPES.index(obs.shape)
+    st[TURNED_UP] = obs.turned_up is not None
+    st[RESOLVING] = -1 if obs.resolving is None else obs.resolving
+    st[ROUNDS] = obs.round
+    st[REASON] = UNFINISHED
+    st[DQ_HEAD], st[DQ_LEN] = 0, len(obs.owed)
+    kind = KIND_PASS if obs.turned_up is None else KIND_LOSE  # passes draw before the turn-up
+    for i, (seat, count) in enumerate(obs.owed):
+        st[O_DQ_SEAT + i], st[O_DQ_COUNT + i], st[O_DQ_KIND + i] = seat, count, kind
+
+    def starts(groups: list[list[Any]]) -> IntArray:
+        return np.cumsum([0] + [len(g) for g in groups]).astype(np.int64)
+
+    flat_slots = [x for g in slots for x in g]
+    return Template(
+        base=st,
+        pool=np.array([c for g in by_colour for c in g], np.int64),
+        pool_start=starts(by_colour),
+        slot_loc=np.array([x[0] for x in flat_slots], np.int64),
+        slot_pos=np.array([x[1] for x in flat_slots], np.int64),
+        slot_start=starts(slots),
+    )
+
+
+# --- compiled search --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def determinize(
+    base: Any,
+    pool: Any,
+    pool_start: Any,
+    slot_loc: Any,
+    slot_pos: Any,
+    slot_start: Any,
+    rs: Any,
+    st: Any,
+    scratch: Any,
+) -> None:
+    """``st`` := ``base`` with each hidden place dealt a card of its colour, uniformly without
+    replacement from the unseen cards of that colour (a partial Fisher–Yates per colour)."""
+    st[:] = base
+    for col in range(N_COLOURS):
+        a = pool_start[col]
+        m = pool_start[col + 1] - a
+        for i in range(m):
+            scratch[i] = pool[a + i]
+        s0 = slot_start[col]
+        for i in range(slot_start[col + 1] - s0):
+            j = i + (_rng_below(rs, 0, m - i) if m - i > 1 else 0)
+            c = scratch[j]
+            scratch[j] = scratch[i]
+            scratch[i] = c
+            st[O_LOC + c] = slot_loc[s0 + i]
+            if slot_pos[s0 + i] >= 0:
+                st[slot_pos[s0 + i]] = c
+
+
+@njit(cache=True)
+def _find(h_key: Any, h_node: Any, key: int) -> int:
+    """The node stored under ``key`` (open addressing, linear probing), or -1."""
+    mask = len(h_key) - 1  # Fibonacci hashing: the int64 product wraps
+    i = ((key * 0x9E3779B97F4A7C15) >> 20) & mask
+    while h_key[i] != -1:
+        if h_key[i] == key:
+            return int(h_node[i])
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _store(h_key: Any, h_node: Any, key: int, node: int) -> None:
+    """Store ``node`` under ``key`` (the key is new; the table is kept under half full)."""
+    mask = len(h_key) - 1
+    i = ((key * 0x9E3779B97F4A7C15) >> 20) & mask
+    while h_key[i] != -1:
+        i = (i + 1) & mask
+    h_key[i] = key
+    h_node[i] = node
+
+
+@njit(cache=True)
+def _rank_options(t: Any, st: Any, work: Any, n: int, fwork: Any, prior: Any) -> None:
+    """``prior[k]``: the greedy player's estimate of option ``k`` for the seat to decide (a
+    play: its cards' expected gains less 0.01 per value point, as greedy scores a play; a
+    pass: 0, less a little the further its draws are from the count greedy wants; a pile or a
+    colour: 0, so the legal order decides)."""
+    for k in range(n):
+        prior[k] = 0.0
+    if st[PHASE] != PLAY:
+        return
+    seat = st[TO_MOVE]
+    has_play = False
+    for k in range(n):
+        if work[k] > 0:
+            has_play = True
+            break
+    if has_play:
+        _card_values(t, st, seat, True, fwork)
+    want = 3 if st[O_HAND_N + seat] < 8 else 1
+    for k in range(n):
+        x = work[k]
+        if x > 0:
+            ev = 0.0
+            values = 0
+            likely = True
+            while x:
+                c = (x & 127) - 1
+                x >>= 7
+                ev += fwork[F_EV + c]
+                values += t.value_of[c]
+                if fwork[F_PWIN + c] < 0.5:
+                    likely = False
+            # a follower's unlikely win ranks below every pass, as greedy never plays it
+            prior[k] = ev - 0.01 * values - (0.0 if likely or st[TO_MOVE] == st[LEAD] else 100.0)
+        else:
+            prior[k] = -0.001 * abs(-1 - x - want)
+
+
+@njit(cache=True)
+def search(
+    t: Any,
+    base: Any,
+    pool: Any,
+    pool_start: Any,
+    slot_loc: Any,
+    slot_pos: Any,
+    slot_start: Any,
+    n_iter: int,
+    c_explore: float,
+    playout: int,
+    seed: int,
+    widen: bool = True,
+) -> Any:
+    """SO-ISMCTS from the template (see the module docstring): ``n_iter`` iterations, UCB1
+    constant ``c_explore``, playouts by ``playout`` (``RANDOM`` or ``GREEDY``), one SplitMix64
+    stream seeded with ``seed``; ``widen`` False opens every option at once (for measuring
+    what progressive widening is worth). Returns ``(decision, options, visits, wins)``: the chosen
+    decision and, per root option in the legal order, its visits and summed win shares."""
+    n_players = t.params[P_N]
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    max_nodes = n_iter + 1  # an iteration adds at most one node
+    node_actor = np.zeros(max_nodes, np.int64)
+    node_visits = np.zeros(max_nodes, np.int64)
+    node_avail = np.zeros(max_nodes, np.int64)
+    node_wins = np.zeros(max_nodes, np.float64)
+    size = 16
+    while size < 2 * max_nodes:
+        size *= 2
+    h_key = np.full(size, -1, np.int64)
+    h_node = np.empty(size, np.int64)
+    n_nodes = 1
+    work = new_work(t)
+    fwork = new_fwork(t)
+    prior = np.empty(len(work), np.float64)
+    opened = np.empty(len(work), np.bool_)
+    st = np.empty(STATE_LEN, np.int64)
+    scratch = np.empty(PER_COLOUR, np.int64)
+    path = np.empty(max_nodes + 1, np.int64)
+    row = np.zeros(N_RESULTS, np.int64)
+    seat_rows = np.zeros((n_players, N_SEAT_RESULTS), np.int64)
+    scores = np.zeros(n_players, np.float64)
+    amulets = np.zeros(n_players, np.float64)
+    for _ in range(n_iter):
+        determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
+        node = 0
+        depth = 0
+        path[depth] = 0
+        depth += 1
+        expanded = False
+        while st[PHASE] != OVER and not expanded:
+            n = legal(t, st, work)
+            if n == 1:
+                apply(t, st, work[0])
+                continue
+            actor = st[TO_MOVE]
+            head = (node << _EDGE_SHIFT) | (st[PHASE] << 3) | actor
+            # progressive widening: the best 2 + ⌊√visits⌋ options by greedy's estimate
+            width = 2 + int(math.sqrt(node_visits[node])) if widen else n
+            if width < n:
+                _rank_options(t, st, work, n, fwork, prior)
+                for k in range(n):
+                    opened[k] = False
+                for _w in range(width):
+                    best_k = -1
+                    for k in range(n):
+                        if not opened[k] and (best_k < 0 or prior[k] > prior[best_k]):
+                            best_k = k
+                    opened[best_k] = True
+            else:
+                for k in range(n):
+                    opened[k] = True
+            first_untried = -1
+            best_child, best_code, best_ucb = -1, 0, -np.inf
+            for k in range(n):
+                if not opened[k]:
+                    continue
+                child = _find(h_key, h_node, head | ((work[k] + 16) << 5))
+                if child < 0:
+                    if first_untried < 0 or (width < n and prior[k] > prior[first_untried]):
+                        first_untried = k
+                    continue
+                node_avail[child] += 1
+                v = node_visits[child]
+                ucb = node_wins[child] / v + c_explore * math.sqrt(math.log(node_avail[child]) / v)
+                if ucb > best_ucb:
+                    best_child, best_code, best_ucb = child, work[k], ucb
+            if first_untried >= 0:
+                code = work[first_untried]
+                child = n_nodes
+                n_nodes += 1
+                _store(h_key, h_node, head | ((code + 16) << 5), child)
+                node_actor[child] = actor
+                node_avail[child] = 1
+                apply(t, st, code)
+                expanded = True
+            else:
+                child = best_child
+                apply(t, st, best_code)
+            node = child
+            path[depth] = node
+            depth += 1
+        while st[PHASE] != OVER:  # the playout
+            n = legal(t, st, work)
+            if n == 1:
+                d = work[0]
+            elif playout == RANDOM:
+                d = work[_rng_below(rs, 0, n)]
+            else:
+                d = greedy(t, st, work, n, True, fwork)
+            apply(t, st, d)
+        result(t, st, row, seat_rows, scores, amulets)
+        n_win = 0
+        for s in range(n_players):
+            n_win += seat_rows[s, S_WINNER]
+        for i in range(depth):
+            nd = path[i]
+            node_visits[nd] += 1
+            if i > 0:
+                node_wins[nd] += seat_rows[node_actor[nd], S_WINNER] / n_win
+    # the root's options are the same in every determinization (the seat's own hand and
+    # public colours decide them)
+    determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
+    n = legal(t, st, work)
+    head = (np.int64(0) << _EDGE_SHIFT) | (st[PHASE] << 3) | st[TO_MOVE]
+    options = work[:n].copy()
+    visits = np.zeros(n, np.int64)
+    wins = np.zeros(n, np.float64)
+    best = 0
+    for k in range(n):
+        child = _find(h_key, h_node, head | ((work[k] + 16) << 5))
+        if child >= 0:
+            visits[k] = node_visits[child]
+            wins[k] = node_wins[child]
+        # most visits; among equals the best mean (equal visits: compare the sums)
+        if visits[k] > visits[best] or (visits[k] == visits[best] and wins[k] > wins[best]):
+            best = k
+    return options[best], options, visits, wins
+
+
+# --- the player -------------------------------------------------------------------------------
+
+
+class IsmctsPlayer:
+    """``ismcts:N``: information-set MCTS on what its seat may see (see the module docstring)."""
+
+    def __init__(
+        self,
+        iterations: int,
+        playout: str = DEFAULT_PLAYOUT,
+        c: float = DEFAULT_C,
+        *,
+        widen: bool = True,
+    ) -> None:
+        self.iterations = iterations
+        self.playout = playout
+        self.c = c
+        self.widen = widen  # False: no progressive widening (not in the spec; for measuring)
+        self.__name__ = f"ismcts:{iterations}:{playout}:{c:g}" + ("" if widen else ":flat")
+
+    def __call__(
+        self, observation: GargonObservation, legal: Sequence[Move], rng: random.Random
+    ) -> Move:
+        """Search from this seat's observation; returns one of ``legal``."""
+        if len(legal) == 1:
+            return legal[0]
+        decision, options, _, _ = self.search(observation, rng.getrandbits(63))
+        codes = [encode(m) for m in legal]
+        if len(options) != len(legal) or list(options) != codes:
+            raise RuntimeError(
+                f"ismcts: the kernel's options {list(options)} are not the legal moves {codes}"
+            )
+        return legal[codes.index(int(decision))]
+
+    def search(self, obs: GargonObservation, seed: int) -> tuple[int, IntArray, IntArray, Any]:
+        """The compiled search on ``obs`` with ``seed``: ``(decision, options, visits, wins)``."""
+        t: KernelTables = tables(obs.config)
+        tp = template(obs)
+        return search(  # type: ignore[no-any-return]
+            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed, self.widen
+        )
+
+
+def ismcts(spec: str | None = None) -> IsmctsPlayer:
+    """``ismcts:N[:PLAYOUT][:C]``: N iterations, playouts ``greedy`` or ``random``, UCB1's C."""
+    usage = "use ismcts:N[:greedy|random][:C], e.g. ismcts:1000 or ismcts:200:random:0.5"
+    if spec is None:
+        raise ConfigError(f"ismcts needs an iteration count; {usage}")
+    parts = spec.split(":")
+    try:
+        iterations = int(parts[0])
+    except ValueError:
+        raise ConfigError(f"ismcts: {parts[0]!r} is not an iteration count; {usage}") from None
+    if iterations < 1:
+        raise ConfigError(f"ismcts: the iteration count must be ≥ 1, got {iterations}; {usage}")
+    playout, c = DEFAULT_PLAYOUT, DEFAULT_C
+    rest = parts[1:]
+    if rest and rest[0] in PLAYOUTS:
+        playout = rest.pop(0)
+    if rest:
+        try:
+            c = float(rest[0])
+        except ValueError:
+            raise ConfigError(
+                f"ismcts: {rest[0]!r} is neither a playout ({', '.join(PLAYOUTS)}) nor an "
+                f"exploration constant; {usage}"
+            ) from None
+        if not (math.isfinite(c) and c >= 0):
+            raise ConfigError(f"ismcts: the exploration constant must be ≥ 0, got {rest[0]!r}")
+        rest.pop(0)
+    if rest:
+        raise ConfigError(f"ismcts: unexpected {':'.join(rest)!r} in {spec!r}; {usage}")
+    return IsmctsPlayer(iterations, playout, c)
+
+
+__all__ = ["IsmctsPlayer", "Template", "determinize", "ismcts", "search", "template"]
