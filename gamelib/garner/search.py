@@ -467,8 +467,9 @@ def parse_spec(spec: str | None) -> MCTSSettings:
 
 
 class MCTSPlayer:
-    """UCT search over the kernel's decisions with a fixed iteration budget (seeded by the
-    seat's ``rng``: one 63-bit draw per searched decision)."""
+    """UCT search over the kernel's decisions with a fixed iteration budget, seeded by the
+    seat's ``rng``: one 63-bit draw per decision with more than one option (a forced one is
+    answered without a draw or a search)."""
 
     def __init__(self, settings: MCTSSettings, name: str = "mcts") -> None:
         self.settings = settings
