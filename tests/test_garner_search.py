@@ -95,6 +95,17 @@ def test_same_seed_same_search() -> None:
     assert picks <= set(legal)
 
 
+def test_greedy_playout_search_is_reproducible() -> None:
+    """The default search (greedy playouts, greedy's decision first, widening below the root)
+    spends its whole budget on the root's options and repeats itself for a seed."""
+    state = _mid_game(A, 8, 6)
+    settings = S.parse_spec("150")
+    first = S.root_children(state, settings, 4)
+    assert S.root_children(state, settings, 4) == first
+    assert sum(v for _, v, _ in first) == 150
+    assert all(v > 0 for _, v, _ in first)  # the root tries every option
+
+
 def test_different_seeds_search_differently() -> None:
     state = _mid_game(GARNER.config("standard"), 3, 40)
     settings = S.parse_spec("300:random")
