@@ -1,4 +1,4 @@
-"""Garner players: random, greedy and cautious.
+"""Garner players: random, greedy, cautious and mcts.
 
 * **random** — uniform over the legal options at every decision (lift, each placement, collect,
   leave-behind). The baseline every study compares against.
@@ -16,6 +16,8 @@
 * **cautious** — greedy, but among the lifts greedy rates best (up to ``width`` of them) it plays
   each planned turn out on a copy and keeps the one that leaves the opponent the smallest best
   collection (by the same estimate, from the opponent's side).
+* **mcts:N** — UCT Monte-Carlo tree search, N iterations per decision, random or greedy playouts
+  in compiled code (``gamelib.garner.search`` describes it and its options).
 """
 
 from __future__ import annotations
@@ -387,4 +389,12 @@ def random_() -> Player:
     return random_player
 
 
-PLAYERS = {"random": random_, "greedy": greedy, "cautious": cautious}
+def mcts(spec: str | None = None) -> Player:
+    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` search player (``gamelib.garner.search``)."""
+    # imported here: the search imports the compiled players, which import this module
+    from gamelib.garner.search import mcts as make
+
+    return make(spec)
+
+
+PLAYERS = {"random": random_, "greedy": greedy, "cautious": cautious, "mcts": mcts}

@@ -1,0 +1,503 @@
+"""Garner's search player ``mcts:N``: UCT Monte-Carlo tree search over the engine's decisions.
+
+The tree is over the kernel's sub-decisions — lift a number_group, place each lifted card,
+collect a suit_group, leave a card behind — exactly ``kernel.legal``'s options in the reference
+``legal_moves()`` order, so option ``k`` of a node is ``legal[k]`` of the position. Each decision
+gets a fresh search of ``N`` iterations from the current position:
+
+1. **select**: from the root, while a node has tried as many children as it may, follow the
+   tried child with the highest UCT value ``mean + C·sqrt(ln visits(node) / visits(child))``;
+   the mean is the reward of the seat that *makes* the child's decision (the kernel state's
+   ``TO_MOVE`` at the node), so the several sub-decisions of one turn all count for the same
+   seat;
+2. **expand**: the first time a node is reached its legal decisions become its children, and an
+   untried one is taken (at random). The root tries all its children. With greedy playouts a
+   node below the root tries greedy's own decision first and at most ``ceil(sqrt(visits))`` of
+   its children (progressive widening): a lift is then judged by good placements, not by the
+   average of every placement of its first card;
+3. **play out**: from there to the end of the game with the playout policy (``greedy``, the
+   default: the compiled greedy of :mod:`gamelib.garner.kernel_players` on both seats;
+   ``random``: uniform), or, with a cut-off, for that many whole turns and then the material
+   estimate below;
+4. **back up**: each seat's reward — win 1, draw 0.5, loss 0 (a ``turn_limit`` stall is a draw)
+   — is added to the visited nodes, each node keeping the reward of the seat that moved into it.
+
+The decision taken is the root child visited most (ties: the higher mean, then the first in
+legal order). A position with one legal decision is answered without searching.
+
+**Material estimate** (playouts cut off after ``CUTOFF`` turns): each suit a seat has already
+won (more than half its cards) counts its full weight to that seat, each open suit half its weight
+to the seat holding more of it; seat 0's reward is ``0.5 + 0.5·(its total − the other's) / (sum
+of the weights)``.
+
+Layout, shaped for speed: the tree is two preallocated arrays (``nodes[i, F_*]`` ints,
+``value[i]`` floats) that double when full; nodes hold no positions — each iteration copies the
+root's state vector and re-applies the path's decisions (a handful of O(sites) ``apply`` calls,
+so a node is nine numbers whatever the position). A node's untried children sit at the end of its
+child block; taking one swaps it forward, so every child keeps its legal-order ``F_INDEX``.
+
+Random numbers: the search seed (drawn by :class:`MCTSPlayer` from its seat's ``rng``) starts
+three SplitMix64 streams (``kernel._rng_streams``): stream 0 picks untried children, stream
+``1 + seat`` plays that seat in playouts. Same seed, same position → same decision.
+
+numba's on-disk cache does not notice edits to ``kernel.py``/``kernel_players.py``: after
+editing them, delete ``gamelib/garner/__pycache__/search*.nbi``/``.nbc``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from gamelib.core import ConfigError, Move
+from gamelib.garner.kernel import (
+    N_SITES,
+    N_SUITS,
+    O_PILE,
+    PHASE,
+    REASON,
+    TO_MOVE,
+    TURN_LIMIT,
+    TURNS,
+    W_OUT,
+    _rng_streams,
+    apply,
+    from_reference,
+    legal,
+    new_work,
+)
+from gamelib.garner.kernel_players import (
+    P_AVOID0,
+    P_AVOID1,
+    P_PLAN,
+    _plan_lift,
+    greedy_decision,
+    new_player_work,
+    player_tables,
+)
+from gamelib.garner.rules import LIFT, OVER, PLACE, GarnerState
+from gamelib.kernel_rng import rng_below as _rng_below
+
+# playout policies
+RANDOM, GREEDY = 0, 1
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+
+# Measured in Garner A, mcts:200:greedy's share against greedy (seats rotated, 100 games unless
+# said). Plain UCT, before playouts got the tree lift's plan: C = 0.25 0.57 (60 games), 0.35
+# 0.62, 0.5 0.61, 0.7 0.56, 1 0.42 (60), sqrt(2) 0.38 (60). With the plan, greedy first and
+# widening (seed 3): C = 0.3 0.71, 0.5 0.72, 0.8 0.73. 0.5 sits on the plateau: win/draw/loss
+# rewards in [0, 1] with near-deterministic greedy playouts want less exploration than sqrt(2).
+# The plan took seed 3's share from 0.61 to 0.63, greedy-first with widening to 0.72 (seed 1:
+# 0.68 → 0.71; seed 2026, 300 games: 0.56 → 0.63).
+DEFAULT_C = 0.5
+# Random playouts lose to greedy at these budgets (mcts:200:random 0.15 of 100 games in A,
+# mcts:1000:random 0.40 of 60), so greedy playouts are the default.
+DEFAULT_POLICY = "greedy"
+
+# the int fields of a tree node (``nodes[i, F_*]``)
+F_PARENT, F_INDEX, F_MOVE, F_MOVER, F_FIRST, F_N_CHILD, F_N_TRIED, F_VISITS = range(8)
+N_FIELDS = 8
+
+
+# --- rewards --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def final_reward(t: Any, st: Any) -> float:
+    """End and result, as seat 0's reward: win 1, draw 0.5 (turn_limit included), loss 0."""
+    if st[REASON] == TURN_LIMIT:
+        return 0.5
+    p = t.params
+    n_suits = p[N_SUITS]
+    s0 = s1 = 0.0
+    for u in range(n_suits):
+        a = st[p[O_PILE] + u]
+        b = st[p[O_PILE] + n_suits + u]
+        if a > b:
+            s0 += t.weights[u]
+        elif b > a:
+            s1 += t.weights[u]
+    return 1.0 if s0 > s1 else 0.0 if s1 > s0 else 0.5
+
+
+@njit(cache=True)
+def material(t: Any, suit_total: Any, st: Any) -> float:
+    """The material estimate of an unfinished game, as seat 0's reward in [0, 1]: a suit won
+    (more than half its cards) counts its weight, an open suit led counts half of it."""
+    p = t.params
+    n_suits = p[N_SUITS]
+    diff = 0.0
+    total = 0.0
+    for u in range(n_suits):
+        a = st[p[O_PILE] + u]
+        b = st[p[O_PILE] + n_suits + u]
+        w = t.weights[u]
+        total += w
+        if 2 * a > suit_total[u]:
+            diff += w
+        elif 2 * b > suit_total[u]:
+            diff -= w
+        elif a > b:
+            diff += 0.5 * w
+        elif b > a:
+            diff -= 0.5 * w
+    return 0.5 + 0.5 * diff / total if total > 0 else 0.5
+
+
+# --- playouts -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def playout(
+    t: Any,
+    pt: Any,
+    st: Any,
+    policy: int,
+    cutoff: int,
+    work: Any,
+    pw: Any,
+    fv: Any,
+    rs: Any,
+    pre: Any,
+    lift_k: int,
+) -> float:
+    """Play ``st`` on with ``policy`` on both seats (seat k draws from stream ``1 + k``) to the
+    end, or for ``cutoff`` whole turns (0: no cut-off); returns seat 0's reward.
+
+    Greedy keeps a plan from its lift for its placements. A playout that starts while this
+    turn's cards are being placed gets the plan greedy would have made for the tree's lift
+    (option ``lift_k`` of position ``pre``; ``lift_k`` < 0: none known, place anywhere safe).
+    """
+    for j in range(4):
+        pw[P_PLAN, j] = -1
+    pw[P_AVOID0, :] = 0
+    pw[P_AVOID1, :] = 0
+    if policy == GREEDY and lift_k >= 0 and st[PHASE] == PLACE:
+        _plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
+    stop = st[TURNS] + cutoff
+    while st[PHASE] != OVER:
+        if cutoff > 0 and st[TURNS] >= stop and st[PHASE] == LIFT:
+            return material(t, pt.suit_total, st)
+        n = legal(t, st, work)
+        if n == 0:
+            raise RuntimeError("garner search: no legal decision in an unfinished game")
+        if policy == GREEDY:
+            d = greedy_decision(t, pt, st, n, work, pw, fv, rs, 0)
+        else:
+            d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)]
+        apply(t, st, d, work)
+    return final_reward(t, st)
+
+
+# --- the tree -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _greedy_choice(
+    t: Any, pt: Any, st: Any, pre: Any, lift_k: int, work: Any, pw: Any, fv: Any, rs: Any
+) -> int:
+    """Greedy's decision at ``st`` (placing with the plan of lift ``lift_k`` of ``pre``, as in
+    ``playout``)."""
+    for j in range(4):
+        pw[P_PLAN, j] = -1
+    pw[P_AVOID0, :] = 0
+    pw[P_AVOID1, :] = 0
+    if lift_k >= 0 and st[PHASE] == PLACE:
+        _plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
+    n = legal(t, st, work)
+    return int(greedy_decision(t, pt, st, n, work, pw, fv, rs, 0))
+
+
+@njit(cache=True)
+def _grow(nodes: Any, value: Any, need: int) -> Any:
+    """The tree's arrays with room for at least ``need`` nodes (doubling)."""
+    cap = len(value)
+    while cap < need:
+        cap *= 2
+    grown = np.zeros((cap, N_FIELDS), np.int64)
+    grown[: len(value)] = nodes
+    more = np.zeros(cap, np.float64)
+    more[: len(value)] = value
+    return grown, more
+
+
+@njit(cache=True)
+def search_tree(
+    t: Any,
+    pt: Any,
+    root: Any,
+    iterations: int,
+    policy: int,
+    cutoff: int,
+    c: float,
+    seed: int,
+) -> Any:
+    """Run ``iterations`` UCT iterations from position ``root`` (see the module docstring);
+    returns ``(nodes, value, n_nodes)``: node 0 is the root, its children (``F_FIRST``,
+    ``F_N_CHILD``) the root's legal decisions."""
+    n_sites = t.params[N_SITES]
+    work = new_work(t)
+    pw, fv = new_player_work(t)
+    rs = _rng_streams(seed)
+    cap = 1 + (iterations + 1) * min(n_sites, 8)
+    nodes = np.zeros((cap, N_FIELDS), np.int64)
+    value = np.zeros(cap, np.float64)
+    nodes[0, F_PARENT] = -1
+    nodes[0, F_FIRST] = -1
+    n_nodes = 1
+    st = root.copy()
+    pre = root.copy()  # the position before the path's last lift (greedy playouts plan it)
+    for _ in range(iterations):
+        st[:] = root
+        node = 0
+        lift_k = -1
+        while st[PHASE] != OVER:
+            if nodes[node, F_FIRST] < 0:  # expand: the legal decisions become children
+                n = legal(t, st, work)
+                if n_nodes + n > len(value):
+                    nodes, value = _grow(nodes, value, n_nodes + n)
+                first = n_nodes
+                for k in range(n):
+                    ch = first + k
+                    nodes[ch, F_PARENT] = node
+                    nodes[ch, F_INDEX] = k
+                    nodes[ch, F_MOVE] = work[W_OUT, k]
+                    nodes[ch, F_MOVER] = st[TO_MOVE]
+                    nodes[ch, F_FIRST] = -1
+                    nodes[ch, F_N_CHILD] = 0
+                    nodes[ch, F_N_TRIED] = 0
+                    nodes[ch, F_VISITS] = 0
+                    value[ch] = 0.0
+                n_nodes += n
+                nodes[node, F_FIRST] = first
+                nodes[node, F_N_CHILD] = n
+                nodes[node, F_N_TRIED] = 0
+                if policy == GREEDY and n > 1 and node > 0:
+                    # greedy's own decision is tried first (with the plan of the path's lift)
+                    d = _greedy_choice(t, pt, st, pre, lift_k, work, pw, fv, rs)
+                    for ch in range(first, first + n):
+                        if nodes[ch, F_MOVE] == d and ch != first:
+                            for f in range(N_FIELDS):
+                                nodes[first, f], nodes[ch, f] = nodes[ch, f], nodes[first, f]
+                            break
+            first = nodes[node, F_FIRST]
+            n = nodes[node, F_N_CHILD]
+            tried = nodes[node, F_N_TRIED]
+            # progressive widening (greedy playouts, below the root): a node visited v times
+            # tries at most ceil(sqrt(v)) of its children, greedy's first
+            allowed = n
+            if policy == GREEDY and node > 0:
+                v = nodes[node, F_VISITS]
+                k = int(math.sqrt(v))
+                allowed = min(n, max(1, k + 1 if k * k < v else k))
+            if tried < allowed:  # an untried child, swapped to the front of the untried
+                if policy == GREEDY and node > 0 and tried == 0:
+                    j = first
+                else:
+                    j = first + tried + (0 if tried + 1 == n else _rng_below(rs, 0, n - tried))
+                a = first + tried
+                if j != a:
+                    for f in range(N_FIELDS):
+                        nodes[a, f], nodes[j, f] = nodes[j, f], nodes[a, f]
+                nodes[node, F_N_TRIED] = tried + 1
+                node = a
+                if st[PHASE] == LIFT:
+                    pre[:] = st
+                    lift_k = nodes[node, F_INDEX]
+                apply(t, st, nodes[node, F_MOVE], work)
+                break
+            log_n = math.log(nodes[node, F_VISITS])
+            best = -1.0
+            pick = first
+            for ch in range(first, first + tried):
+                v = nodes[ch, F_VISITS]
+                u = value[ch] / v + c * math.sqrt(log_n / v)
+                if u > best:
+                    best = u
+                    pick = ch
+            node = pick
+            if st[PHASE] == LIFT:
+                pre[:] = st
+                lift_k = nodes[node, F_INDEX]
+            apply(t, st, nodes[node, F_MOVE], work)
+        if st[PHASE] == OVER:
+            r0 = final_reward(t, st)
+        else:
+            r0 = playout(t, pt, st, policy, cutoff, work, pw, fv, rs, pre, lift_k)
+        while node >= 0:  # back up: each node keeps the reward of the seat that moved into it
+            nodes[node, F_VISITS] += 1
+            value[node] += r0 if nodes[node, F_MOVER] == 0 else 1.0 - r0
+            node = nodes[node, F_PARENT]
+    return nodes, value, n_nodes
+
+
+@njit(cache=True)
+def best_root_child(nodes: Any, value: Any) -> int:
+    """The root's decision: its most visited child (ties: higher mean, then first in legal
+    order), as the child's legal-order index."""
+    first = nodes[0, F_FIRST]
+    best = first
+    for ch in range(first + 1, first + nodes[0, F_N_CHILD]):
+        v, b = nodes[ch, F_VISITS], nodes[best, F_VISITS]
+        if v < b:
+            continue
+        if v == b:
+            mv = value[ch] / v if v else 0.0
+            mb = value[best] / b if b else 0.0
+            if mv < mb or (mv == mb and nodes[ch, F_INDEX] > nodes[best, F_INDEX]):
+                continue
+        best = ch
+    return int(nodes[best, F_INDEX])
+
+
+@njit(cache=True)
+def search(
+    t: Any,
+    pt: Any,
+    root: Any,
+    iterations: int,
+    policy: int,
+    cutoff: int,
+    c: float,
+    seed: int,
+) -> Any:
+    """``mcts:N``'s decision at ``root``: ``(k, n)``, option ``k`` of the ``n`` legal ones
+    (``n`` = 1 is answered without searching)."""
+    work = new_work(t)
+    n = legal(t, root, work)
+    if n <= 1:
+        return 0, n
+    nodes, value, _ = search_tree(t, pt, root, iterations, policy, cutoff, c, seed)
+    return best_root_child(nodes, value), n
+
+
+def root_children(
+    state: GarnerState, settings: MCTSSettings, seed: int
+) -> list[tuple[int, int, float]]:
+    """What a search from ``state`` saw at its root, per legal decision in legal order:
+    ``(decision site, visits, mean reward of the seat to move)``."""
+    t, st = from_reference(state)
+    nodes, value, _ = search_tree(
+        t,
+        player_tables(state.config),
+        st,
+        settings.iterations,
+        POLICIES[settings.policy],
+        settings.cutoff,
+        settings.c,
+        seed,
+    )
+    first, n = int(nodes[0, F_FIRST]), int(nodes[0, F_N_CHILD])
+    out = [(0, 0, 0.0)] * n
+    for ch in range(first, first + n):
+        v = int(nodes[ch, F_VISITS])
+        out[int(nodes[ch, F_INDEX])] = (
+            int(nodes[ch, F_MOVE]),
+            v,
+            float(value[ch]) / v if v else 0.0,
+        )
+    return out
+
+
+# --- the player -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MCTSSettings:
+    """What ``mcts:N[:POLICY[:CUTOFF[:C]]]`` asks for."""
+
+    iterations: int
+    """N: search iterations per decision."""
+    policy: str = DEFAULT_POLICY
+    """The playout policy: ``greedy`` (default) or ``random``."""
+    cutoff: int = 0
+    """Playouts stop after this many whole turns and take the material estimate (0: play out
+    to the end)."""
+    c: float = DEFAULT_C
+    """The UCT exploration constant C (rewards lie in [0, 1])."""
+
+
+SPEC_FORM = "mcts:N[:POLICY[:CUTOFF[:C]]] (e.g. mcts:1000, mcts:1000:random, mcts:500:greedy:20:1)"
+
+
+def parse_spec(spec: str | None) -> MCTSSettings:
+    """The settings of an ``mcts`` spec (the part after ``mcts:``); a bad one is refused with a
+    ConfigError naming the problem."""
+    if spec is None or spec == "":
+        raise ConfigError(f"mcts needs an iteration budget: {SPEC_FORM}")
+    parts = str(spec).split(":")
+    if len(parts) > 4:
+        raise ConfigError(f"mcts takes at most four ':' options, got 'mcts:{spec}'; {SPEC_FORM}")
+    n_text = parts[0]
+    if not n_text.isdigit() or int(n_text) < 1:
+        raise ConfigError(
+            f"mcts:N takes a whole number N ≥ 1 of iterations, got {n_text!r} in 'mcts:{spec}'"
+        )
+    policy = parts[1] if len(parts) > 1 else DEFAULT_POLICY
+    if policy not in POLICIES:
+        raise ConfigError(
+            f"mcts playout policy must be one of {', '.join(POLICIES)}, got {policy!r} in "
+            f"'mcts:{spec}'"
+        )
+    cutoff = 0
+    if len(parts) > 2:
+        if not parts[2].isdigit():
+            raise ConfigError(
+                "mcts CUTOFF takes a whole number of turns ≥ 0 (0: play out to the end), got "
+                f"{parts[2]!r} in 'mcts:{spec}'"
+            )
+        cutoff = int(parts[2])
+    c = DEFAULT_C
+    if len(parts) > 3:
+        try:
+            c = float(parts[3])
+        except ValueError:
+            c = -1.0
+        if not (math.isfinite(c) and c >= 0):
+            raise ConfigError(
+                f"mcts exploration constant C takes a number ≥ 0, got {parts[3]!r} in 'mcts:{spec}'"
+            )
+    return MCTSSettings(int(n_text), policy, cutoff, c)
+
+
+class MCTSPlayer:
+    """UCT search over the kernel's decisions with a fixed iteration budget, seeded by the
+    seat's ``rng``: one 63-bit draw per decision with more than one option (a forced one is
+    answered without a draw or a search)."""
+
+    def __init__(self, settings: MCTSSettings, name: str = "mcts") -> None:
+        self.settings = settings
+        self.__name__ = name
+
+    def __call__(self, observation: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
+        """Choose one decision of the current turn: the root child the search visited most."""
+        if len(legal) == 1:
+            return legal[0]
+        s = self.settings
+        t, st = from_reference(observation)
+        k, n = search(
+            t,
+            player_tables(observation.config),
+            st,
+            s.iterations,
+            POLICIES[s.policy],
+            s.cutoff,
+            s.c,
+            rng.getrandbits(63),
+        )
+        if n != len(legal):  # pragma: no cover - the kernel and the reference disagree: a bug
+            raise RuntimeError(
+                f"garner search: the kernel sees {n} legal decisions, the engine {len(legal)}"
+            )
+        return legal[int(k)]
+
+
+def mcts(spec: str | None = None) -> MCTSPlayer:
+    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` player."""
+    return MCTSPlayer(parse_spec(spec), f"mcts:{spec}")
