@@ -243,7 +243,7 @@ def test_oracle_replans_when_the_game_leaves_its_plan() -> None:
 
 # --- strength ----------------------------------------------------------------------------------
 
-N_STRENGTH = 200  # shuffles; rollout:50 and oracle take about 0.15 s a game each here
+N_STRENGTH = 200  # shuffles; rollout:50 and oracle took 0.2-0.4 s a game each here
 STRENGTH_SEED = 2026
 
 

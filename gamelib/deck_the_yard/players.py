@@ -235,11 +235,12 @@ class OraclePlayer:
 
     observes = "state"
     cheats = True
-    label = "oracle (cheats: sees the draw order and future reshuffles)"
 
     def __init__(self, width: int = 64) -> None:
         self.width = width
         self.__name__ = "oracle" if width == 64 else f"oracle:{width}"
+        self.label = f"{self.__name__} (cheats: sees the draw order and future reshuffles)"
+        """The name to print in tables: it says the player cheats."""
         # the plan being followed: its decisions, the next one's index, and the position (and
         # chance stream) the plan expects before it
         self._plan: list[int] = []
