@@ -91,6 +91,15 @@ def test_bad_specs_are_refused(spec: str, words: str) -> None:
         DECK_THE_YARD.player(spec)
 
 
+def test_bad_budgets_are_refused_by_the_classes() -> None:
+    with pytest.raises(ConfigError, match="futures"):
+        RolloutPlayer(0)
+    with pytest.raises(ConfigError, match="plug policy"):
+        RolloutPlayer(5, "sometimes")
+    with pytest.raises(ConfigError, match="beam width"):
+        OraclePlayer(0)
+
+
 def test_wrong_inputs_are_refused_by_name() -> None:
     state = positions(STANDARD, 1)[3]
     legal = state.legal_moves()

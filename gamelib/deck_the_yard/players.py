@@ -201,6 +201,8 @@ class RolloutPlayer:
     def __init__(self, n_futures: int, policy: str = "claim_characters") -> None:
         if policy not in POLICIES:
             raise ConfigError(f"unknown plug policy {policy!r}; policies: {', '.join(POLICIES)}")
+        if not isinstance(n_futures, int) or not 1 <= n_futures <= MAX_FUTURES:
+            raise ConfigError(f"rollout needs 1 to {MAX_FUTURES} futures, got {n_futures!r}")
         self.n_futures = n_futures
         self.policy = policy
         self.__name__ = f"rollout:{n_futures}" + (
@@ -237,6 +239,8 @@ class OraclePlayer:
     cheats = True
 
     def __init__(self, width: int = 64) -> None:
+        if not isinstance(width, int) or not 1 <= width <= MAX_WIDTH:
+            raise ConfigError(f"the oracle's beam width must be 1 to {MAX_WIDTH}, got {width!r}")
         self.width = width
         self.__name__ = "oracle" if width == 64 else f"oracle:{width}"
         self.label = f"{self.__name__} (cheats: sees the draw order and future reshuffles)"
