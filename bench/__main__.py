@@ -517,6 +517,44 @@ def targets(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def search_rows(wanted: list[str]) -> list[dict[str, Any]]:
+    """The search players' cost per decision (issue 12's targets: ``mcts:1000`` and
+    ``ismcts:1000`` ≤ 50 ms), from each game's ``bench/<game>_search.py``, printed as they come."""
+    out: list[dict[str, Any]] = []
+    print("\nsearch players: ms per decision (iterations/s; random play's decisions/s)")
+    if "garner" in wanted:
+        from bench import garner_search
+
+        for r in garner_search.search_rows():
+            out.append({"game": "garner", **r})
+            print(
+                f"  garner standard {r['position']:<24} {r['player']:<18} "
+                f"{r['ms_per_decision']:>7.1f} ms ({r['iterations_per_s']:,.0f} it/s; "
+                f"{r['kernel_random_decisions_per_s']:,.0f})"
+            )
+    if "gargon" in wanted:
+        from bench import gargon_search
+
+        for r in gargon_search.search_rows(games=1):
+            out.append({"game": "gargon", **r})
+            print(
+                f"  {r['case']:<40} {r['players']:<18} {r['ms_per_decision']:>7.1f} ms "
+                f"({r['iterations_per_s']:,.0f} it/s)"
+            )
+    if "deck_the_yard" in wanted:
+        from bench import dty_search
+
+        for r in dty_search.cost_rows(dty_search.DeckTheYardConfig()):
+            out.append({"game": "deck_the_yard", **r})
+            cost = (
+                f"{r['ms_per_decision_mean']:.1f} ms a decision"
+                if "ms_per_decision_mean" in r
+                else f"{r['s_per_game']:.2f} s a game"
+            )
+            print(f"  deck_the_yard {r['players']:<62} {cost}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line (default 3)")
@@ -540,6 +578,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=["garner", "gargon", "deck_the_yard"],
         help="only one game's rows (Python engine and kernel): no peers, no scaling run",
     )
+    parser.add_argument("--no-search", action="store_true", help="skip the search players' rows")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     if args.only:
@@ -635,6 +674,7 @@ def main(argv: list[str] | None = None) -> int:
             f"1 worker {scale['seconds_1_worker']} s, 2 workers {scale['seconds_2_workers']} s, "
             f"speed-up {scale['speedup']}×"
         )
+    search = search_rows(wanted) if not args.no_search else []
     goals = targets(rows)
     if goals:
         print(f"\n{'random play, compiled':<28} {'÷ tic-tac-toe':>14} {'target':>7} "
@@ -669,6 +709,7 @@ def main(argv: list[str] | None = None) -> int:
         "clones": clones,
         "scaling": scale,
         "targets": goals,
+        "search": search,
         "scale_runs": scale_runs,
         "skipped": missing,
     }

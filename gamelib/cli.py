@@ -483,31 +483,34 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from gamelib.sim import clear_resume, result_columns, save, simulate
+    from gamelib.sim import clear_resume, result_columns, save, simulate, simulate_to
 
     _check_run_args(args)
     config = _config_from_args(args)
     players = _seats(args.players, config)
     _check_columns(args, result_columns(config, players) if args.columns else [])
     resume = _resume_folder(args)
-    table = simulate(
-        config,
-        players,
-        args.games,
-        args.seed,
-        workers=args.workers,
-        executor=args.scheduler,
-        rotate_seats=args.rotate_seats,
-        progress=not args.no_progress,
-        records=args.records,
-        resume=resume,
-        cache=args.cache,
-        keep_resume=True,
-        engine=args.engine,
-        _names=FLAGS,
-    )
-    if args.out is not None:
-        save(_slimmed(table, args.columns), args.out)
+    run = {
+        "workers": args.workers,
+        "executor": args.scheduler,
+        "rotate_seats": args.rotate_seats,
+        "progress": not args.no_progress,
+        "records": args.records,
+        "resume": resume,
+        "keep_resume": True,
+        "engine": args.engine,
+        "_names": FLAGS,
+    }
+    if args.out is not None and resume is not None and not args.cache:
+        # written chunk by chunk from the resume folder: memory does not grow with -n
+        columns = [c.strip() for c in args.columns.split(",")] if args.columns else None
+        table = simulate_to(
+            args.out, config, players, args.games, args.seed, columns=columns, **run
+        )
+    else:
+        table = simulate(config, players, args.games, args.seed, cache=args.cache, **run)
+        if args.out is not None:
+            save(_slimmed(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
     from gamelib.stats import win_rates  # scipy and statsmodels: only once there is a table

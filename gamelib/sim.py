@@ -70,6 +70,7 @@ __all__ = [
     "run_chunk",
     "save",
     "simulate",
+    "simulate_to",
     "slim",
     "sweep",
 ]
@@ -441,6 +442,7 @@ def simulate(
     keep_resume: bool = False,
     engine: str = "auto",
     _names: Mapping[str, str] | None = None,
+    _stream: tuple[Path, Sequence[str] | None] | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
 
@@ -497,6 +499,11 @@ def simulate(
     parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
     if store is not None:
         parts.update(store.load(n_games, per_game, seed, want_records))
+    # streaming (simulate_to): the chunks live in the resume folder, memory keeps only the
+    # few columns of each that the summary needs
+    streaming = _stream is not None and store is not None and cache_file is None
+    if streaming:
+        parts = {a: (b, _summary_columns(df), p) for a, (b, df, p) in parts.items()}
     todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
 
     cores = workers or default_workers()
@@ -504,11 +511,10 @@ def simulate(
         cores = default_workers()
     if chunk_size is None:
         share = -(-n_games // (8 * cores)) if n_games else 1
-        # a compiled game costs ~0.1 ms, a worker process seconds to start: compiled runs go
-        # in chunks of at least 20,000 games, so a small run stays in this process
-        chunk_size = (
-            min(100_000, max(20_000, share)) if engine == "compiled" else max(1, min(2000, share))
-        )
+        # a compiled game costs ~0.1 ms, a worker process a second to start: compiled runs go
+        # in chunks of 20,000 games (a small run stays in this process; memory per chunk is
+        # the same for any n)
+        chunk_size = 20_000 if engine == "compiled" else max(1, min(2000, share))
     n_chunks = _n_spans(todo, chunk_size)
     n_workers = max(1, min(cores, n_chunks))
     if executor is None and workers is not None and n_workers < workers and n_chunks:
@@ -543,9 +549,9 @@ def simulate(
             if rec_dir is not None:
                 rec_path = rec_dir / f"part-{start}-{stop}.jsonl"
                 _write_whole(rec_path, recs)
-            parts[start] = (stop, df, rec_path)
             if store is not None:
                 store.save(start, stop, df, want_records)
+            parts[start] = (stop, _summary_columns(df) if streaming else df, rec_path)
             bar.update(len(df))
         finished = True
     except (KeyboardInterrupt, BrokenExecutor, OSError) as exc:
@@ -568,6 +574,12 @@ def simulate(
         _join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+    if streaming:
+        assert _stream is not None and store is not None
+        spans = [(a, parts[a][0]) for a in sorted(parts)]
+        rows = _write_stream(_stream[0], store, spans, spec, _stream[1])
+        if rows != n_games * per_game:  # pragma: no cover - a bug, not bad input
+            raise AssertionError(f"{rows} rows written for {n_games} deals × {per_game}")
     frames = [df for _, df, _ in ordered]
     table = (
         _tidy(pd.concat(frames, ignore_index=True))
@@ -582,6 +594,81 @@ def simulate(
     if store is not None and not keep_resume:
         store.clear()
     return table
+
+
+def simulate_to(
+    path: str | os.PathLike[str],
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    *,
+    resume: str | os.PathLike[str],
+    columns: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """:func:`simulate` straight into a Parquet file, with memory that does not grow with the
+    table: every finished chunk waits in the ``resume`` folder, and the file is written from
+    them one chunk at a time (``columns``: the outcome columns to keep, as :func:`slim`).
+    ``load(path)`` then gives exactly the table ``simulate`` returns (slimmed).  Returns the
+    columns a summary needs (seats' players, ``winner``, ``winner_player``, ``n_winners``,
+    ``turns``) for every game.  The command line's ``simulate --out`` runs this."""
+    out = check_output_path(path, "out", ".parquet")
+    if columns is not None:
+        check_columns(result_columns(config, players), columns)
+    return simulate(config, players, n_games, seed, resume=resume, _stream=(out, columns), **kwargs)
+
+
+_SUMMARY = re.compile(r"player_\d+|winner|winner_player|n_winners|turns")
+
+
+def _summary_columns(df: pd.DataFrame) -> pd.DataFrame:
+    return df[[c for c in df.columns if _SUMMARY.fullmatch(c)]].copy()
+
+
+def _write_stream(
+    path: Path,
+    store: _PartStore,
+    spans: Sequence[tuple[int, int]],
+    spec: dict[str, Any],
+    columns: Sequence[str] | None,
+) -> int:
+    """Write the table from the kept chunks, in deal order, one chunk in memory at a time;
+    returns the number of rows.  Each chunk is tidied as a whole table is (category columns
+    are sorted again when loaded, so ``load`` gives ``simulate``'s table)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = path.with_name(path.name + ".partial")
+    writer = None
+    rows = 0
+    try:
+        for a, b in spans:
+            df, _ = store._read(store.folder / f"part-{a}-{b}.parquet")
+            df = _tidy(df)
+            if columns is not None:
+                df = slim(df, columns)
+            if writer is None:
+                df.attrs = {"provenance": spec}
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                writer = pq.ParquetWriter(tmp, table.schema)
+                schema = table.schema
+            else:
+                df.attrs = {}
+                table = pa.Table.from_pandas(df, preserve_index=False).cast(schema)
+            writer.write_table(table)
+            rows += len(df)
+        if writer is not None:
+            writer.close()
+            writer = None
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write the table ({exc.strerror or exc})") from None
+    finally:
+        if writer is not None:
+            writer.close()
+        tmp.unlink(missing_ok=True)
+    return rows
 
 
 def _why(exc: BaseException) -> str:
@@ -908,6 +995,11 @@ def load(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise ResultsError(f"{path} is not a readable result table: {exc}") from exc
     if "provenance" not in table.attrs:
         raise ResultsError(f"{path} has no gamelib provenance: not saved by gamelib.sim.save")
+    for col in table.columns:  # a file written chunk by chunk lists categories as they came
+        if isinstance(table[col].dtype, pd.CategoricalDtype):
+            cats = table[col].cat.categories
+            if list(cats) != sorted(cats):
+                table[col] = table[col].cat.reorder_categories(sorted(cats))
     return table
 
 

@@ -155,3 +155,27 @@ def test_compiled_chunks_give_the_same_table_on_any_number_of_workers(tmp_path):
     pd.testing.assert_frame_equal(
         _plain(head).astype(str), _plain(one.iloc[: len(head)]).astype(str)
     )
+
+
+def test_a_table_streamed_to_parquet_loads_as_the_simulated_table(tmp_path):
+    from gamelib.sim import load, simulate_to, slim
+
+    cfg = get_game("garner").config("A")
+    players = ["greedy", "random"]
+    whole = simulate(cfg, players, 30, 6, workers=1, rotate_seats=True, progress=False)
+    for engine, columns in (("auto", None), ("python", ["winner", "turns", "win_0"])):
+        out = tmp_path / f"{engine}.parquet"
+        summary = simulate_to(
+            out, cfg, players, 30, 6, resume=tmp_path / f"{engine}.parts", columns=columns,
+            workers=1, rotate_seats=True, progress=False, chunk_size=4, engine=engine,
+        )  # fmt: skip
+        want = whole if engine == "auto" else simulate(
+            cfg, players, 30, 6, workers=1, rotate_seats=True, progress=False, engine="python"
+        )  # fmt: skip
+        if columns is not None:
+            want = slim(want, columns)
+        got = load(out)
+        assert got.attrs["provenance"] == want.attrs["provenance"]
+        pd.testing.assert_frame_equal(_plain(got), _plain(want))
+        assert len(summary) == 60 and list(summary["turns"]) == list(want["turns"])
+        assert not (tmp_path / f"{engine}.parts").exists()  # emptied once the file is whole
