@@ -649,7 +649,7 @@ def _write_stream(
             if columns is not None:
                 df = slim(df, columns)
             if writer is None:
-                df.attrs = {"provenance": spec}
+                df.attrs = {"provenance": spec, "gamelib_streamed": True}
                 table = pa.Table.from_pandas(df, preserve_index=False)
                 writer = pq.ParquetWriter(tmp, table.schema)
                 schema = table.schema
@@ -995,7 +995,9 @@ def load(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise ResultsError(f"{path} is not a readable result table: {exc}") from exc
     if "provenance" not in table.attrs:
         raise ResultsError(f"{path} has no gamelib provenance: not saved by gamelib.sim.save")
-    for col in table.columns:  # a file written chunk by chunk lists categories as they came
+    streamed = table.attrs.pop("gamelib_streamed", False)
+    for col in table.columns if streamed else []:
+        # written chunk by chunk (simulate_to): categories come as they came, not sorted
         if isinstance(table[col].dtype, pd.CategoricalDtype):
             cats = table[col].cat.categories
             if list(cats) != sorted(cats):
