@@ -165,10 +165,13 @@ def _param_from_field(value: Any, name: str = "") -> bool | int | float | str:
 
 def params_of(config: Any) -> dict[str, Any]:
     """A config's fields as OpenSpiel parameters."""
-    return {
-        f.name: _param_from_field(getattr(config, f.name), f.name)
-        for f in dataclasses.fields(config)
-    }
+    out = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        # a float field holding an int (Gargon's zero_multiplier = 2) is still a float parameter
+        is_float = f.type in ("float", float) and isinstance(value, int)
+        out[f.name] = float(value) if is_float else _param_from_field(value, f.name)
+    return out
 
 
 class _Adapter:
@@ -225,8 +228,10 @@ class _Adapter:
         """The reference state dealt from the chosen orders."""
         raise NotImplementedError
 
-    def deal_orders(self, config: Any, start: Mapping[str, Any]) -> list[list[int]]:
-        """The deal's orders that give a record's ``start``."""
+    def deal_orders(
+        self, config: Any, start: Mapping[str, Any], chance: Sequence[Any]
+    ) -> list[list[int]]:
+        """The deal's orders that give a record's ``start`` (``chance``: the record's)."""
         raise NotImplementedError
 
     def encode(self, move: Move) -> int:
@@ -282,7 +287,9 @@ class _GarnerAdapter(_Adapter):
         stacks = [deck[i * h : (i + 1) * h] for i in range(config.rows * config.cols)]
         return garner.GarnerState(config, stacks, chance)
 
-    def deal_orders(self, config: Any, start: Mapping[str, Any]) -> list[list[int]]:
+    def deal_orders(
+        self, config: Any, start: Mapping[str, Any], chance: Sequence[Any]
+    ) -> list[list[int]]:
         state = garner.state_from_start(config, start)
         return [[c for st in state.stacks for c in st]]
 
@@ -379,7 +386,9 @@ class _GargonAdapter(_Adapter):
         half = (len(rest) + 1) // 2
         return gargon.GargonState(config, hands, [rest[:half], rest[half:]], chance)
 
-    def deal_orders(self, config: Any, start: Mapping[str, Any]) -> list[list[int]]:
+    def deal_orders(
+        self, config: Any, start: Mapping[str, Any], chance: Sequence[Any]
+    ) -> list[list[int]]:
         state = gargon.state_from_start(config, start)
         deck = [c for h in state.hands for c in h] + state.piles[0] + state.piles[1]
         if len(state.piles[0]) != (len(state.piles[0]) + len(state.piles[1]) + 1) // 2:
@@ -448,8 +457,10 @@ class _DeckTheYardAdapter(_Adapter):
         patterns, pile = orders
         return dty.DeckTheYardState(config, list(patterns), list(pile), chance)
 
-    def deal_orders(self, config: Any, start: Mapping[str, Any]) -> list[list[int]]:
-        dty.state_from_start(config, start, [])  # refuses a malformed start by name
+    def deal_orders(
+        self, config: Any, start: Mapping[str, Any], chance: Sequence[Any]
+    ) -> list[list[int]]:
+        dty.state_from_start(config, start, chance)  # refuses a malformed start by name
         patterns = [int(p[-1]) for p in start["patterns"]]
         pile = [int(str(e).partition("#")[2]) for e in start["draw_pile"]]
         return [patterns, pile]
@@ -834,13 +845,15 @@ def record_to_actions(record: Mapping[str, Any]) -> tuple[Any, list[int]]:
         state.apply_action(action)
 
     def feed(order: list[int]) -> None:
-        for c in order:
-            if state.is_chance_node():
-                play(int(c))
+        # the last card of a shuffle comes without a chance node
+        for c in order[:-1]:
+            if not state.is_chance_node():
+                raise RecordError("the record's chance outcomes do not match the game's shuffles")
+            play(int(c))
 
-    for order in a.deal_orders(config, record["start"]):
-        feed(order)
     chance = [list(map(int, o)) for o in record.get("chance", [])]
+    for order in a.deal_orders(config, record["start"], chance):
+        feed(order)
     for i, entry in enumerate(record["moves"]):
         while state.is_chance_node():
             if not chance:
