@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -247,3 +248,73 @@ def test_openspiel_mcts_plays_complete_garner_games():
         results.append(state.returns()[seed % 2])
         replay(actions_to_record(game, state.history()))  # a legal, complete gamelib game
     assert all(r in (-1.0, 0.0, 1.0) for r in results)
+
+
+def _mcts_match(n_games: int, simulations: int, seed: int = 0) -> list[float]:
+    """OpenSpiel's MCTSBot against gamelib's ``mcts:N:random`` on Garner A, each deal played
+    twice with the seats swapped: the OpenSpiel bot's score per game (win 1, draw ½, loss 0).
+
+    Both search ``simulations`` iterations per decision with uniform random playouts and the
+    same exploration (gamelib's C = 0.5 on rewards in [0, 1] is OpenSpiel's uct_c = 1 on returns
+    in [-1, 1]).
+    """
+    from open_spiel.python.algorithms import mcts
+
+    from gamelib.core import game_rngs, game_seeds
+
+    game = pyspiel.load_game("gamelib_garner(setup=A)")
+    scores = []
+    seeds = game_seeds(seed, n_games)
+    for i, game_seed in enumerate(seeds):
+        spiel_seat = i % 2  # the deal of game i // 2, OpenSpiel in seat 0 then seat 1
+        deal_seed = seeds[i - spiel_seat]
+        chance = np.random.RandomState(deal_seed % 2**32)
+        rs = np.random.RandomState(game_seed % 2**32)
+        bot = mcts.MCTSBot(
+            game, 1.0, simulations, mcts.RandomRolloutEvaluator(1, rs), random_state=rs
+        )
+        ours = GARNER.player(f"mcts:{simulations}:random")
+        _, seat_rngs = game_rngs(game_seed, 2)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(chance.choice(actions, p=probs)))
+            elif state.current_player() == spiel_seat:
+                state.apply_action(bot.step(state))
+            else:
+                seat = state.current_player()
+                ref = state.ref
+                move = ours(ref.observation(seat), ref.legal_moves(), seat_rngs[seat])
+                state.apply_action(state.adapter.encode(move))
+        scores.append(0.5 + 0.5 * state.returns()[spiel_seat])
+    return scores
+
+
+def test_openspiel_mcts_match_harness_plays_both_seats():
+    """The strength match below, on one deal: both seats, scores of finished games."""
+    scores = _mcts_match(2, 8, seed=1)
+    assert len(scores) == 2 and all(s in (0.0, 0.5, 1.0) for s in scores)
+
+
+MATCH_GAMES = int(os.environ.get("OPENSPIEL_MATCH_GAMES", "0"))
+MATCH_SIMULATIONS = int(os.environ.get("OPENSPIEL_MATCH_SIMULATIONS", "100"))
+
+
+@pytest.mark.skipif(
+    MATCH_GAMES == 0,
+    reason="the 200-game strength match takes minutes: OPENSPIEL_MATCH_GAMES=200 pytest -k match",
+)
+def test_openspiel_mcts_and_gamelib_mcts_are_of_similar_strength():
+    """At the same number of simulations the two searches score alike: OpenSpiel's mean score
+    has a 95% interval (paired by deal) that includes 0.5."""
+    scores = _mcts_match(MATCH_GAMES, MATCH_SIMULATIONS, seed=13)
+    # the two games of a deal are not independent: the interval is over deals
+    pairs = np.asarray(scores).reshape(-1, 2).mean(axis=1)
+    mean, se = pairs.mean(), pairs.std(ddof=1) / np.sqrt(len(pairs))
+    lo, hi = mean - 1.96 * se, mean + 1.96 * se
+    print(
+        f"OpenSpiel MCTSBot vs gamelib mcts:{MATCH_SIMULATIONS}:random, {len(scores)} games: "
+        f"OpenSpiel scores {mean:.3f} ({lo:.3f}–{hi:.3f})"
+    )
+    assert lo <= 0.5 <= hi
