@@ -41,9 +41,10 @@ the others (declared general-sum, as the scores are; the shares always sum to 1)
 Yard: 1 for a won game, 0 for a lost one.
 
 **Observations.** ``observation_string(seat)`` renders exactly ``state.observation(seat)`` of the
-reference engine (Garner: the whole position); ``information_state_string(seat)`` is the seat's
-observations after every step so far, with its own decisions (perfect recall).  Tensors are not
-provided.
+reference engine (Garner: the whole position), and ``observation_tensor(seat)`` the same in
+numbers (its named pieces: ``make_py_observer().dict``); ``information_state_string(seat)`` is
+the seat's observations after every step so far, with its own decisions (perfect recall).  No
+information-state tensor is provided.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 try:
     import pyspiel
@@ -269,6 +272,14 @@ class _Adapter:
         """An upper bound on the number of actions (chance ones included) in a game."""
         raise NotImplementedError
 
+    def tensor_shapes(self, config: Any) -> list[tuple[str, tuple[int, ...]]]:
+        """The named pieces of the observation tensor, in order."""
+        raise NotImplementedError
+
+    def fill_tensor(self, state: State, seat: int, out: dict[str, np.ndarray]) -> None:
+        """Write what ``observation(seat)`` shows into the zeroed pieces."""
+        raise NotImplementedError
+
 
 class _GarnerAdapter(_Adapter):
     game = GARNER
@@ -339,6 +350,38 @@ class _GarnerAdapter(_Adapter):
             f"piles={state.piles} lifted={state.lifted} placed={state.placed} "
             f"origins={state._origins} pending={state.pending} stacks={stacks}"
         )
+
+    def tensor_shapes(self, config: Any) -> list[tuple[str, tuple[int, ...]]]:
+        cards, sites = sum(config.suit_sizes), config.rows * config.cols
+        return [
+            ("to_move", (2,)),
+            ("decision", (5,)),
+            ("turn", (1,)),
+            ("site", (cards, sites)),  # where each card lies in the layout
+            ("level", (cards,)),  # its level in that stack (0: the bottom)
+            ("pile", (cards, 2)),  # in whose scoring pile
+            ("lifted_from", (cards, sites)),  # lifted and still to place: its origin site
+            ("origins", (sites,)),
+            ("placed", (sites,)),
+            ("pending", (sites,)),
+        ]
+
+    def fill_tensor(self, state: State, seat: int, out: dict[str, np.ndarray]) -> None:
+        assert isinstance(state, garner.GarnerState)
+        out["to_move"][state.to_move] = 1
+        out["decision"][state.phase] = 1
+        out["turn"][0] = state.turns
+        for s, stack in enumerate(state.stacks):
+            for level, c in enumerate(stack):
+                out["site"][c, s] = 1
+                out["level"][c] = level
+        for p, pile in enumerate(state.collected):
+            out["pile"][pile, p] = 1
+        for origin, c in state.lifted:
+            out["lifted_from"][c, origin] = 1
+        out["origins"][state._origins] = 1
+        out["placed"][state.placed] = 1
+        out["pending"][list(state.pending)] = 1
 
     def max_length(self, config: Any) -> int:
         sites = config.rows * config.cols
@@ -436,10 +479,71 @@ class _GargonAdapter(_Adapter):
     def utility_range(self) -> tuple[float, float, float]:
         return 0.0, 1.0, 1.0
 
+    def tensor_shapes(self, config: Any) -> list[tuple[str, tuple[int, ...]]]:
+        n, cards, colours = config.n_players, gargon.N_CARDS, gargon.N_COLOURS
+        longest_pile = (cards - n * config.hand_size + 1) // 2
+        return [
+            ("seat", (n,)),
+            ("decision", (4,)),
+            ("to_move", (n,)),
+            ("lead", (n,)),
+            ("round", (1,)),
+            ("hand", (cards,)),  # the seat's own cards, by id
+            ("hand_colours", (n, colours)),  # how many cards of each colour every hand holds
+            ("pile_colours", (2, longest_pile, colours)),  # each pile's colours, top card first
+            ("table_colours", (n, colours)),
+            ("turned_up", (n, cards)),
+            ("acted", (n,)),
+            ("passed", (n,)),
+            ("shape", (len(gargon.SHAPES) + 1,)),  # the round's shape (last: none yet)
+            ("captured", (n, cards)),
+            ("discard", (cards,)),
+            ("draws_left", (1,)),
+            ("resolving", (colours + 1,)),  # the colour being resolved (last: none)
+            ("owed", (n, n + 1)),  # draws owed in order: the seat, and how many cards
+        ]
+
+    def fill_tensor(self, state: State, seat: int, out: dict[str, np.ndarray]) -> None:
+        obs = state.observation(seat)
+        assert isinstance(obs, gargon.GargonObservation)
+        out["seat"][seat] = 1
+        out["decision"][gargon.PHASE_NAMES.index(obs.phase)] = 1
+        out["to_move"][obs.to_move] = 1
+        out["lead"][obs.lead] = 1
+        out["round"][0] = obs.round
+        out["hand"][list(obs.hand)] = 1
+        for s, cols in enumerate(obs.hand_colours):
+            for col in cols:
+                out["hand_colours"][s, col] += 1
+        for p, cols in enumerate(obs.pile_colours):
+            for i, col in enumerate(cols):
+                out["pile_colours"][p, i, col] = 1
+        for s, cols in enumerate(obs.table_colours):
+            for col in cols:
+                out["table_colours"][s, col] += 1
+        for s, up in enumerate(obs.turned_up or ()):
+            out["turned_up"][s, list(up)] = 1
+        out["acted"][:] = obs.acted
+        out["passed"][:] = obs.passed
+        shape = gargon.SHAPES.index(obs.shape) if obs.shape is not None else len(gargon.SHAPES)
+        out["shape"][shape] = 1
+        for s, caps in enumerate(obs.captured):
+            out["captured"][s, list(caps)] = 1
+        out["discard"][list(obs.discard)] = 1
+        out["draws_left"][0] = obs.draws_left
+        out["resolving"][gargon.N_COLOURS if obs.resolving is None else obs.resolving] = 1
+        for i, (s, k) in enumerate(obs.owed):
+            out["owed"][i, s] = 1
+            out["owed"][i, -1] = k
+
     def max_length(self, config: Any) -> int:
         # each round captures or discards a card for good, so at most 102 rounds; a round has
         # at most a play, three draws and a resolve per seat, and losers' draws
         return int(gargon.N_CARDS + gargon.N_CARDS * config.n_players * 12)
+
+
+#: Deck the Yard's card kinds: the six colours, bubble (the bulbs), then the specials
+_DTY_KINDS = dty_kernel.KIND_NAMES
 
 
 class _DeckTheYardAdapter(_Adapter):
@@ -492,6 +596,45 @@ class _DeckTheYardAdapter(_Adapter):
 
     def utility_range(self) -> tuple[float, float, float]:
         return 0.0, 1.0, 0.0
+
+    def tensor_shapes(self, config: Any) -> list[tuple[str, tuple[int, ...]]]:
+        kinds, bulbs, length = len(_DTY_KINDS), len(_DTY_KINDS[:7]), config.strand_length
+        return [
+            ("decision", (3,)),
+            ("hand", (kinds,)),  # cards of each kind in hand
+            ("strand", (length, bulbs)),  # each slot's bulb (colour or bubble), if any
+            ("row", (config.face_up, length, bulbs)),  # the face-up patterns
+            ("pending", (kinds + 1,)),  # the card awaiting the plug decision (last: none)
+            ("claimed_patterns", (1,)),
+            ("claimed_characters", (1,)),
+            ("pile_left", (1,)),
+            ("patterns_left", (1,)),
+            ("turn", (1,)),
+            ("discard", (kinds,)),
+        ]
+
+    def fill_tensor(self, state: State, seat: int, out: dict[str, np.ndarray]) -> None:
+        obs = state.observation(seat)
+        assert isinstance(obs, dty.DeckTheYardObservation)
+        out["decision"][dty.PHASE_NAMES.index(obs.phase)] = 1
+        for k in obs.hand:
+            out["hand"][_DTY_KINDS.index(k)] += 1
+        for i, b in enumerate(obs.strand):
+            if b is not None:
+                out["strand"][i, _DTY_KINDS.index(b)] = 1
+        for r, pattern in enumerate(obs.row):
+            for i, b in enumerate(pattern):
+                out["row"][r, i, _DTY_KINDS.index(b)] = 1
+        out["pending"][
+            len(_DTY_KINDS) if obs.pending is None else _DTY_KINDS.index(obs.pending)
+        ] = 1
+        out["claimed_patterns"][0] = obs.claimed_patterns
+        out["claimed_characters"][0] = obs.claimed_characters
+        out["pile_left"][0] = obs.pile_left
+        out["patterns_left"][0] = obs.patterns_left
+        out["turn"][0] = obs.turn
+        for k in obs.discard:
+            out["discard"][_DTY_KINDS.index(k)] += 1
 
     def max_length(self, config: Any) -> int:
         # every turn plays or discards a card and draws; each reshuffle replays at most the pile
@@ -547,7 +690,7 @@ class GamelibSpielGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"gamelib observers take no parameters, got {dict(params)}")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(recall)
+        return _Observer(self.adapter, self.config, recall)
 
 
 class _Box:
@@ -754,17 +897,27 @@ class GamelibSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """OpenSpiel's Python observer: strings only (``tensor`` is empty)."""
+    """OpenSpiel's Python observer: the observation string and tensor of a seat (with
+    ``perfect_recall``: the information-state string; no information-state tensor)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
-        import numpy as np
-
+    def __init__(self, adapter: _Adapter, config: Any, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        self.adapter = adapter
+        shapes = adapter.tensor_shapes(config)
+        size = sum(int(np.prod(shape)) for _, shape in shapes)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, shape in shapes:
+            k = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + k].reshape(shape)
+            at += k
 
     def set_from(self, state: GamelibSpielState, player: int) -> None:
-        """Nothing to fill: gamelib games provide no tensors."""
+        """Fill the tensor with what ``player`` sees (all zeros while the deal goes on)."""
+        self.tensor.fill(0)
+        if state.ref is not None:
+            self.adapter.fill_tensor(state.ref, player, self.dict)
 
     def string_from(self, state: GamelibSpielState, player: int) -> str:
         """The observation (or information-state) string of ``player``."""
@@ -787,7 +940,7 @@ def _game_type(a: _Adapter) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=a.parameters(),
     )
 

@@ -114,9 +114,36 @@ def _play_random(state, rng):
     return state
 
 
+def _tensor(adapter, config, ref, seat):
+    pieces = {name: np.zeros(shape, np.float32) for name, shape in adapter.tensor_shapes(config)}
+    adapter.fill_tensor(ref, seat, pieces)
+    return np.concatenate([p.ravel() for p in pieces.values()])
+
+
+def test_observation_tensors_have_named_pieces():
+    game = pyspiel.load_game("gamelib_gargon(n_players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    assert observer.dict["hand"].sum() == 10  # seat 1's own ten cards, by id
+    assert list(np.flatnonzero(observer.dict["hand"])) == list(range(10, 20))
+    assert observer.dict["hand_colours"].sum() == 30  # every hand's colours
+    assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+    dty = pyspiel.load_game("gamelib_deck_the_yard").new_initial_state()
+    while dty.is_chance_node():
+        dty.apply_action(dty.chance_outcomes()[0][0])
+    obs = dty.ref.observation(0)
+    observer = dty.get_game().make_py_observer()
+    observer.set_from(dty, 0)
+    assert observer.dict["hand"].sum() == len(obs.hand)
+    assert observer.dict["pile_left"][0] == obs.pile_left
+
+
 def test_gargon_strings_never_show_another_seats_hidden_numbers():
-    """Resampling every number a seat cannot see leaves its observation string unchanged (and
-    the resampler does change hidden numbers, so the check can fail)."""
+    """Resampling every number a seat cannot see leaves its observation string and tensor
+    unchanged (and the resampler does change hidden numbers, so the check can fail)."""
     game = pyspiel.load_game("gamelib_gargon(n_players=4)")
     adapter = game.new_initial_state().adapter
     rng = np.random.default_rng(2)
@@ -130,10 +157,13 @@ def test_gargon_strings_never_show_another_seats_hidden_numbers():
         ref = state.ref
         for seat in range(4):
             text = state.observation_string(seat)
+            tensor = np.asarray(state.observation_tensor(seat))
             assert text == adapter.observation_string(ref, seat)
+            assert np.array_equal(tensor, _tensor(adapter, game.config, ref, seat))
             for k in range(2):
                 other = resample_hidden(ref, seat, random.Random(k))
                 assert adapter.observation_string(other, seat) == text
+                assert np.array_equal(_tensor(adapter, game.config, other, seat), tensor)
                 changed += other.hands != ref.hands or other.piles != ref.piles
                 checked += 1
         state.apply_action(int(rng.choice(state.legal_actions())))
