@@ -45,6 +45,11 @@ reference engine (Garner: the whole position), and ``observation_tensor(seat)`` 
 numbers (its named pieces: ``make_py_observer().dict``); ``information_state_string(seat)`` is
 the seat's observations after every step so far, with its own decisions (perfect recall).  No
 information-state tensor is provided.
+
+**Conversions.** :func:`record_to_actions` turns a gamelib record into (OpenSpiel game, action
+history), :func:`actions_to_record` an action history into a record ``gamelib.replay`` accepts;
+:func:`to_openspiel` builds the OpenSpiel state of a gamelib position from its start and the
+moves since, :func:`from_openspiel` hands back a copy of the wrapped reference State.
 """
 
 from __future__ import annotations
@@ -89,6 +94,8 @@ __all__ = [
     "GAME_NAMES",
     "actions_to_record",
     "from_openspiel",
+    "from_openspiel_record",
+    "gargon_play_rank",
     "record_to_actions",
     "to_openspiel",
 ]

@@ -348,3 +348,13 @@ def test_openspiel_mcts_and_gamelib_mcts_are_of_similar_strength():
         f"OpenSpiel scores {mean:.3f} ({lo:.3f}–{hi:.3f})"
     )
     assert lo <= 0.5 <= hi
+
+
+def test_without_openspiel_the_import_error_names_the_extra():
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['pyspiel'] = None; import gamelib.openspiel"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "pip install 'gamelib[openspiel]'" in run.stderr
