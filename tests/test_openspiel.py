@@ -328,12 +328,13 @@ def test_openspiel_mcts_match_harness_plays_both_seats():
 
 
 MATCH_GAMES = int(os.environ.get("OPENSPIEL_MATCH_GAMES", "0"))
-MATCH_SIMULATIONS = int(os.environ.get("OPENSPIEL_MATCH_SIMULATIONS", "100"))
+MATCH_SIMULATIONS = int(os.environ.get("OPENSPIEL_MATCH_SIMULATIONS", "25"))
 
 
 @pytest.mark.skipif(
     MATCH_GAMES == 0,
-    reason="the 200-game strength match takes minutes: OPENSPIEL_MATCH_GAMES=200 pytest -k match",
+    reason="the 200-game strength match takes about ten minutes: "
+    "OPENSPIEL_MATCH_GAMES=200 pytest tests/test_openspiel.py -k similar_strength",
 )
 def test_openspiel_mcts_and_gamelib_mcts_are_of_similar_strength():
     """At the same number of simulations the two searches score alike: OpenSpiel's mean score
