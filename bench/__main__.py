@@ -2,7 +2,8 @@
 
 Run with ``make bench`` (or ``python -m bench [--seconds S]``).  In one run it measures random
 play of every gamelib game (decisions/s and games/s), the same figures for OpenSpiel's
-pure-Python games and RLCard's UNO with random agents (installed by the ``bench`` extra), the
+pure-Python games, gamelib's own games driven through OpenSpiel (``gamelib.openspiel``) and
+RLCard's UNO with random agents (installed by the ``bench`` extra), the
 ratios between them, and ``simulate`` on 1 and 2 workers.  Each line plays seeded games back to
 back for about ``--seconds``; nothing is asserted.  Results: a table on stdout and
 ``bench/results/latest.json``.
@@ -379,6 +380,11 @@ OPENSPIEL_GAMES = (
     "hearts",
     "clobber",
     "dots_and_boxes(num_rows=5,num_cols=5)",
+    # gamelib's own games driven through OpenSpiel (gamelib.openspiel, issue 13): random play
+    # through the adapter, beside the same games' rows above
+    "gamelib_garner",
+    "gamelib_gargon",
+    "gamelib_deck_the_yard",
 )
 
 
@@ -389,6 +395,8 @@ def peer_cases() -> tuple[list[tuple[str, str, Callable[[int], int]]], list[str]
     try:
         import pyspiel
         from open_spiel.python import games as _python_games  # noqa: F401  registers python_*
+
+        import gamelib.openspiel  # noqa: F401  registers gamelib_*
     except ImportError as exc:
         missing.append(f"OpenSpiel not installed ({exc}); `make bench` installs it")
     else:

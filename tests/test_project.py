@@ -20,7 +20,8 @@ def _name(requirement: str) -> str:
 def _pyproject_packages() -> set[str]:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = meta["optional-dependencies"]
-    return {_name(r) for r in meta["dependencies"] + extras["dev"] + extras["dask"]}
+    listed = meta["dependencies"] + extras["dev"] + extras["dask"] + extras["openspiel"]
+    return {_name(r) for r in listed}
 
 
 def _environment_packages() -> set[str]:
