@@ -573,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         help="results file (default bench/results/latest.json; with --only GAME, GAME-kernel.json)",
     )
     parser.add_argument(
-        "--scaling-games", type=int, default=300_000, help="games for the 1-vs-2 worker run"
+        "--scaling-games", type=int, default=1_000_000, help="games for the 1-vs-2 worker run"
     )
     parser.add_argument(
         "--scale-games",
