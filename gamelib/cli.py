@@ -244,9 +244,13 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
         action="store_true",
         help="skip the tables of one level against copies of itself (seat 0 per level)",
     )
-    g.set_defaults(
-        readers=_add_config_flags(g, game.config_type, game.name), sweep=False, columns=None
+    g.add_argument(
+        "--columns",
+        default=None,
+        help="outcome columns to keep in --out (comma-separated; provenance, the ladder's "
+        "labels and the seats' players are always kept)",
     )
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -545,7 +549,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from gamelib.ladder import ladder_plan, matchups
-    from gamelib.sim import clear_resume, save
+    from gamelib.sim import clear_resume, n_seats, result_columns, save
 
     _check_run_args(args)
     config = _config_from_args(args, infer_players=False)
@@ -556,6 +560,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         ladder_plan(config, levels, not args.no_self_play)
     except GamelibError as exc:
         raise CliError(f"--players: {exc}") from None
+    if args.columns:  # every run makes the same columns: one game of the first level tells
+        _check_columns(args, result_columns(config, [levels[0]] * n_seats(config)))
     resume = _resume_folder(args)
     table = matchups(
         config,
@@ -571,7 +577,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         _names=FLAGS,
     )
     if args.out is not None:
-        save(table, args.out)
+        save(_slimmed(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
     label = args.setup or getattr(config, "setup", None) or "default rules"

@@ -309,6 +309,22 @@ def test_cli_ladder_prints_matrix_seat0_ratings_and_writes_the_table(tmp_path, c
     )
 
 
+def test_cli_ladder_columns_slims_the_stored_table_and_the_ladder_still_reads(tmp_path, capsys):
+    out = tmp_path / "slim.parquet"
+    args = ["ladder", "garner", "--setup", "A", "--players", "random,greedy", "-n", "4"]
+    keep = "winner,n_winners,win_0,win_1"
+    code = main([*args, "--seed", "2", "--out", str(out), "--columns", keep, "--no-progress"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    table = load(out)
+    full = matchups(GARNER_A, ["random", "greedy"], 4, 2, workers=1, progress=False)
+    assert "score_0" in full and "score_0" not in table and "turns" not in table
+    assert [c for c in table.columns if c in LADDER_COLUMNS] == LADDER_COLUMNS
+    assert table["player_1"].tolist() == full["player_1"].astype(str).tolist()
+    pd.testing.assert_frame_equal(matrix(table), matrix(full))  # the slim table still reads
+    assert format_matrix(matrix(table)) in printed
+
+
 def test_cli_ladder_of_gargon_keeps_its_player_count_and_of_deck_the_yard(capsys):
     assert (
         main(
@@ -365,6 +381,8 @@ def test_cli_ladder_of_gargon_keeps_its_player_count_and_of_deck_the_yard(capsys
         (["--out", "x.csv"], "expected a .parquet file"),
         (["--workers", "0"], "--workers must be at least 1"),
         (["--setup", "Z"], "unknown garner setup 'Z'"),
+        (["--columns", "winner,nope", "--out", "x.parquet"], "no such result column(s) nope"),
+        (["--columns", "winner"], "--columns chooses what --out keeps"),
     ],
 )
 def test_cli_ladder_bad_input_is_one_line_and_status_2(argv, message, capsys):
