@@ -757,6 +757,24 @@ def _card_values(t: Any, st: Any, seat: int, value_zeros: bool, fwork: Any) -> N
 
 
 @njit(cache=True)
+def play_score(t: Any, x: int, fwork: Any) -> Any:
+    """Greedy's score of the play packed in ``x`` (its cards' expected gains, from
+    ``_card_values``, less 0.01 per value point) and whether each of its cards is likely to win
+    (``(score, likely)``); the search's priors use the same numbers."""
+    ev = 0.0
+    values = 0
+    likely = True
+    while x:
+        c = (x & 127) - 1
+        x >>= 7
+        ev += fwork[F_EV + c]
+        values += t.value_of[c]
+        if fwork[F_PWIN + c] < 0.5:
+            likely = False
+    return ev - 0.01 * values, likely
+
+
+@njit(cache=True)
 def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) -> int:
     """The greedy player (``gamelib.gargon.players.GreedyPlayer``; ``value_zeros`` False is
     ``greedy:ignore``) on the ``n`` legal options in ``work[:n]``: returns its decision.
@@ -808,18 +826,7 @@ def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) ->
         _card_values(t, st, seat, value_zeros, fwork)
         best, best_score = -1, -np.inf
         for k in range(n_plays):
-            x = work[k]
-            ev = 0.0
-            values = 0
-            likely = True
-            while x:
-                c = (x & 127) - 1
-                x >>= 7
-                ev += fwork[F_EV + c]
-                values += t.value_of[c]
-                if fwork[F_PWIN + c] < 0.5:
-                    likely = False
-            score = ev - 0.01 * values
+            score, likely = play_score(t, work[k], fwork)
             if has_pass and not likely:
                 continue  # follows only with cards likely to win
             if score > best_score:

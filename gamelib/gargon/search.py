@@ -60,8 +60,6 @@ from gamelib.core import ConfigError, Move
 from gamelib.gargon.kernel import (
     DQ_HEAD,
     DQ_LEN,
-    F_EV,
-    F_PWIN,
     GREEDY,
     KIND_LOSE,
     KIND_PASS,
@@ -103,6 +101,7 @@ from gamelib.gargon.kernel import (
     legal,
     new_fwork,
     new_work,
+    play_score,
     result,
     tables,
 )
@@ -308,18 +307,9 @@ def _rank_options(t: Any, st: Any, work: Any, n: int, fwork: Any, prior: Any) ->
     for k in range(n):
         x = work[k]
         if x > 0:
-            ev = 0.0
-            values = 0
-            likely = True
-            while x:
-                c = (x & 127) - 1
-                x >>= 7
-                ev += fwork[F_EV + c]
-                values += t.value_of[c]
-                if fwork[F_PWIN + c] < 0.5:
-                    likely = False
+            score, likely = play_score(t, x, fwork)
             # a follower's unlikely win ranks below every pass, as greedy never plays it
-            prior[k] = ev - 0.01 * values - (0.0 if likely or st[TO_MOVE] == st[LEAD] else 100.0)
+            prior[k] = score - (0.0 if likely or st[TO_MOVE] == st[LEAD] else 100.0)
         else:
             prior[k] = -0.001 * abs(-1 - x - want)
 
