@@ -46,6 +46,18 @@ def rng_below(rs: Any, i: int, n: int) -> int:
             return int(x % n)
 
 
+@njit(cache=True)
+def streams(seed: int, n: int) -> Any:
+    """A game's ``n`` streams: stream ``k`` starts at the ``k``-th SplitMix64 output of its seed
+    (0 is chance, ``1 + seat`` a seat's; ``gamelib.core.game_rngs`` derives the same in Python)."""
+    root = np.empty(1, np.uint64)
+    root[0] = np.uint64(seed)
+    rs = np.empty(n, np.uint64)
+    for k in range(n):
+        rs[k] = rng_next(root, 0)
+    return rs
+
+
 # --- per-game seeds ---------------------------------------------------------------------------
 # gamelib.core.game_seeds costs ~10 µs a game in Python (a SeedSequence each), a third of a
 # small game's kernel time; this is numpy's SeedSequence arithmetic compiled, for the case

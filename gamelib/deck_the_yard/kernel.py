@@ -66,8 +66,8 @@ from gamelib.deck_the_yard.rules import (
     state_from_start,
 )
 from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import rng_next as _rng_next
 from gamelib.kernel_rng import seeds_for
+from gamelib.kernel_rng import streams as _streams
 
 IntArray = npt.NDArray[np.int64]
 
@@ -184,12 +184,7 @@ def tables(config: DeckTheYardConfig) -> KernelTables:
 @njit(cache=True)
 def _rng_streams(seed: int) -> Any:
     """Two streams from a game's seed: 0 for chance (deal, reshuffles), 1 for the player."""
-    root = np.empty(1, np.uint64)
-    root[0] = np.uint64(seed)
-    rs = np.empty(2, np.uint64)
-    for k in range(2):
-        rs[k] = _rng_next(root, 0)
-    return rs
+    return _streams(seed, 2)
 
 
 @njit(cache=True)

@@ -81,8 +81,8 @@ from gamelib.gargon.rules import (
     shape_of,
 )
 from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import rng_next as _rng_next
 from gamelib.kernel_rng import seeds_for
+from gamelib.kernel_rng import streams as _streams
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -176,12 +176,7 @@ def tables(config: GargonConfig) -> KernelTables:
 @njit(cache=True)
 def _rng_streams(seed: int, n_players: int) -> Any:
     """``n_players + 1`` streams from a game's seed: 0 deals, ``1 + seat`` decides for a seat."""
-    root = np.empty(1, np.uint64)
-    root[0] = np.uint64(seed)
-    rs = np.empty(n_players + 1, np.uint64)
-    for k in range(n_players + 1):
-        rs[k] = _rng_next(root, 0)
-    return rs
+    return _streams(seed, n_players + 1)
 
 
 @njit(cache=True)

@@ -58,8 +58,8 @@ from gamelib.garner.rules import (
 )
 from gamelib.garner.rules import _tables as reference_tables
 from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import rng_next as _rng_next
 from gamelib.kernel_rng import seeds_for
+from gamelib.kernel_rng import streams as _streams
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -148,12 +148,7 @@ def tables(config: GarnerConfig) -> KernelTables:
 @njit(cache=True)
 def _rng_streams(seed: int) -> Any:
     """Three streams from a game's seed: 0 deals, 1 decides for seat 0, 2 for seat 1."""
-    root = np.empty(1, np.uint64)
-    root[0] = np.uint64(seed)
-    rs = np.empty(3, np.uint64)
-    for k in range(3):
-        rs[k] = _rng_next(root, 0)
-    return rs
+    return _streams(seed, 3)
 
 
 # --- the layout --------------------------------------------------------------------------------
