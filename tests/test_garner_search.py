@@ -3,6 +3,7 @@ an endgame it must not lose, and its strength against greedy with an interval.""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pandas as pd
@@ -25,9 +26,10 @@ A = GARNER.config("A")
 @pytest.mark.parametrize(
     ("spec", "want"),
     [
-        ("1000", S.MCTSSettings(1000, "greedy", 0, 0.5)),
+        ("1000", S.MCTSSettings(1000, "greedy", 2, 0.1)),
         ("200:random", S.MCTSSettings(200, "random", 0, 0.5)),
-        ("50:greedy:7", S.MCTSSettings(50, "greedy", 7, 0.5)),
+        ("50:greedy:7", S.MCTSSettings(50, "greedy", 7, 0.1)),
+        ("50:greedy:0", S.MCTSSettings(50, "greedy", 0, 0.1)),
         ("50:random:0:1.4", S.MCTSSettings(50, "random", 0, 1.4)),
     ],
 )
@@ -185,6 +187,25 @@ def _endgame(phase: int) -> GarnerState:
     return state
 
 
+def _material(piles: list[list[int]]) -> float:
+    state = _endgame(LIFT)
+    state.piles = piles
+    t, st = S.from_reference(state)
+    return float(S.material(t, S.player_tables(A).suit_total, st))
+
+
+def test_material_estimate_counts_leads_and_won_suits() -> None:
+    """A lead in an open suit counts its cards, a won suit (5 of 9) a full majority of 5; the
+    estimate is seat 0's and symmetric between the seats."""
+    assert _material([[0, 0, 0], [0, 0, 0]]) == 0.5
+    assert _material([[2, 0, 0], [0, 0, 0]]) == pytest.approx(0.5 + 0.5 * math.tanh(2 / 4))
+    assert _material([[0, 0, 0], [0, 2, 0]]) == pytest.approx(0.5 - 0.5 * math.tanh(2 / 4))
+    assert _material([[5, 0, 0], [4, 0, 0]]) == pytest.approx(0.5 + 0.5 * math.tanh(5 / 4))
+    assert _material([[6, 1, 0], [3, 3, 0]]) == pytest.approx(0.5 + 0.5 * math.tanh(3 / 4))
+    # more of a suit already won is worth nothing more
+    assert _material([[9, 0, 0], [0, 0, 0]]) == _material([[5, 0, 0], [0, 0, 0]])
+
+
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("seed", range(4))
 def test_takes_the_winning_collect(policy: str, seed: int) -> None:
@@ -193,9 +214,10 @@ def test_takes_the_winning_collect(policy: str, seed: int) -> None:
     assert legal == [Collect((0,)), Collect((8,))]
     player = S.mcts(f"30:{policy}")
     assert player(state, legal, random.Random(seed)) == Collect((8,))
-    # and the search knows why: the winning collect is worth 1 to the seat that makes it
+    # and the search knows why: the winning collect is a win (the result's share of the reward
+    # and more) to the seat that makes it, the other a loss
     root = S.root_children(state, S.parse_spec(f"30:{policy}"), seed)
-    assert root[1][2] == 1.0 and root[0][2] == 0.0
+    assert root[1][2] >= S.RESULT_WEIGHT and root[0][2] <= 1 - S.RESULT_WEIGHT
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -230,6 +252,23 @@ def test_mcts_200_beats_greedy_in_setup_a() -> None:
     )
     r = _share(table, "mcts:200").iloc[0]
     assert r["games"] == 300
+    assert r["lo"] > 0.5, r.to_dict()
+
+
+def test_mcts_beats_greedy_in_the_standard_setup() -> None:
+    """Standard's long games: the first version of ``mcts`` (full playouts, win/loss rewards)
+    won 0.05 of them against greedy; with the default cut-off it must win, interval above ½."""
+    table = simulate(
+        GARNER.config("standard"),
+        ["mcts:100", "greedy"],
+        20,
+        2026,
+        rotate_seats=True,
+        workers=1,
+        progress=False,
+    )
+    r = _share(table, "mcts:100").iloc[0]
+    assert r["games"] == 40
     assert r["lo"] > 0.5, r.to_dict()
 
 

@@ -15,20 +15,26 @@ gets a fresh search of ``N`` iterations from the current position:
    node below the root tries greedy's own decision first and at most ``ceil(sqrt(visits))`` of
    its children (progressive widening): a lift is then judged by good placements, not by the
    average of every placement of its first card;
-3. **play out**: from there to the end of the game with the playout policy (``greedy``, the
-   default: the compiled greedy of :mod:`gamelib.garner.kernel_players` on both seats;
-   ``random``: uniform), or, with a cut-off, for that many whole turns and then the material
-   estimate below;
-4. **back up**: each seat's reward — win 1, draw 0.5, loss 0 (a ``turn_limit`` stall is a draw)
-   — is added to the visited nodes, each node keeping the reward of the seat that moved into it.
+3. **play out**: from there with the playout policy (``greedy``, the default: the compiled
+   greedy of :mod:`gamelib.garner.kernel_players` on both seats; ``random``: uniform), to the
+   end of the game or, with a cut-off of ``CUTOFF`` turns (greedy's default: 2, this turn and
+   the opponent's reply; random's: 0, no cut-off), until the game's turn count is ``CUTOFF``
+   past the searched position — every playout of a search stops at the same turn, so leaves
+   at different depths are compared at one horizon — and then the material estimate below;
+4. **back up**: each seat's reward is added to the visited nodes, each node keeping the reward
+   of the seat that moved into it. A finished game gives ``RESULT_WEIGHT`` (0.8) of the result
+   (win 1, draw 0.5 — a ``turn_limit`` stall is a draw — loss 0) plus 0.2 of the seats' card
+   share, so lines that all lose still rank by how much they lose by.
 
 The decision taken is the root child visited most (ties: the higher mean, then the first in
-legal order). A position with one legal decision is answered without searching.
+legal order). A position with one legal decision is answered without searching. The player
+remembers its own lift, so the searches for that lift's placements give their greedy playouts
+the lift's plan.
 
-**Material estimate** (playouts cut off after ``CUTOFF`` turns): each suit a seat has already
-won (more than half its cards) counts its full weight to that seat, each open suit half its weight
-to the seat holding more of it; seat 0's reward is ``0.5 + 0.5·(its total − the other's) / (sum
-of the weights)``.
+**Material estimate** (cut-off playouts): ``0.5 + 0.5·tanh(lead / 4)``, the lead counted in
+weighted cards: an open suit counts the seats' difference in it, a suit already won (more than
+half its cards) a full majority to its winner. Its differences are a few hundredths, so the
+exploration constant is small (greedy's default C = 0.1; random's, with win/loss rewards, 0.5).
 
 Layout, shaped for speed: the tree is two preallocated arrays (``nodes[i, F_*]`` ints,
 ``value[i]`` floats) that double when full; nodes hold no positions — each iteration copies the
@@ -88,17 +94,25 @@ from gamelib.kernel_rng import rng_below as _rng_below
 RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
-# Measured in Garner A, mcts:200:greedy's share against greedy (seats rotated, 100 games unless
-# said). Plain UCT, before playouts got the tree lift's plan: C = 0.25 0.57 (60 games), 0.35
-# 0.62, 0.5 0.61, 0.7 0.56, 1 0.42 (60), sqrt(2) 0.38 (60). With the plan, greedy first and
-# widening (seed 3): C = 0.3 0.71, 0.5 0.72, 0.8 0.73. 0.5 sits on the plateau: win/draw/loss
-# rewards in [0, 1] with near-deterministic greedy playouts want less exploration than sqrt(2).
-# The plan took seed 3's share from 0.61 to 0.63, greedy-first with widening to 0.72 (seed 1:
-# 0.68 → 0.71; seed 2026, 300 games: 0.56 → 0.63).
-DEFAULT_C = 0.5
+# The defaults, measured (mcts:200 against greedy, seats rotated, share of games won).
+# Full greedy playouts with win/draw/loss rewards, C = 0.5 (the first version): 0.63 in A
+# (300 deals) but 0.05 in standard (30 deals) — standard's long games made every playout's
+# result noise, and all-losing lines could not be told apart. Rewards that add the card share
+# (RESULT_WEIGHT) took standard to 0.20. Cut-off playouts scored by a graded material estimate,
+# all cut at the same turn, with a small C (the estimate's differences are a few hundredths,
+# which C = 0.5 drowns): cut-off 2, C = 0.1 scores 0.85 in standard (30 deals) and 0.72 in A
+# (60 deals); C = 0.25 0.83; cut-off 4 0.79 in A, and it loses 0.42 to cut-off 2 in standard.
+# Cut-off 2 is also 5× cheaper than full playouts in standard (mcts:1000: 28 against 160 ms).
 # Random playouts lose to greedy at these budgets (mcts:200:random 0.15 of 100 games in A,
-# mcts:1000:random 0.40 of 60), so greedy playouts are the default.
+# mcts:1000:random 0.40 of 60); they keep full playouts and C = 0.5 by default.
 DEFAULT_POLICY = "greedy"
+DEFAULT_CUTOFF = {"greedy": 2, "random": 0}
+DEFAULT_C = {"greedy": 0.1, "random": 0.5}
+RESULT_WEIGHT = 0.8
+"""A finished playout's reward: this share is the result (win 1, draw ½, loss 0), the rest the
+seats' card share, so lines that all lose (or all win) still rank by how much."""
+MATERIAL_SCALE = 4.0
+"""The material estimate's lead (in weighted cards) that scores tanh(1) ≈ 0.76 of a win."""
 
 # the int fields of a tree node (``nodes[i, F_*]``)
 F_PARENT, F_INDEX, F_MOVE, F_MOVER, F_FIRST, F_N_CHILD, F_N_TRIED, F_VISITS = range(8)
@@ -127,9 +141,9 @@ def final_reward(t: Any, st: Any) -> float:
 
 
 @njit(cache=True)
-def material(t: Any, suit_total: Any, st: Any) -> float:
-    """The material estimate of an unfinished game, as seat 0's reward in [0, 1]: a suit won
-    (more than half its cards) counts its weight, an open suit led counts half of it."""
+def card_share(t: Any, suit_total: Any, st: Any) -> float:
+    """Seat 0's weighted share of the cards collected, in [0, 1]: 0.5 + 0.5·Σ wᵤ·(aᵤ − bᵤ)/nᵤ
+    / Σ wᵤ over suits u of nᵤ cards, a and b the seats' piles."""
     p = t.params
     n_suits = p[N_SUITS]
     diff = 0.0
@@ -139,15 +153,40 @@ def material(t: Any, suit_total: Any, st: Any) -> float:
         b = st[p[O_PILE] + n_suits + u]
         w = t.weights[u]
         total += w
-        if 2 * a > suit_total[u]:
-            diff += w
-        elif 2 * b > suit_total[u]:
-            diff -= w
-        elif a > b:
-            diff += 0.5 * w
-        elif b > a:
-            diff -= 0.5 * w
+        diff += w * (a - b) / suit_total[u]
     return 0.5 + 0.5 * diff / total if total > 0 else 0.5
+
+
+@njit(cache=True)
+def end_reward(t: Any, suit_total: Any, st: Any) -> float:
+    """Seat 0's reward for a finished game: ``RESULT_WEIGHT`` of the result (``final_reward``)
+    and the rest of the card share (``card_share``), so lines that all lose (or all win) still
+    rank by how much they lose by."""
+    return RESULT_WEIGHT * final_reward(t, st) + (1.0 - RESULT_WEIGHT) * card_share(
+        t, suit_total, st
+    )
+
+
+@njit(cache=True)
+def material(t: Any, suit_total: Any, st: Any) -> float:
+    """The material estimate of an unfinished game, as seat 0's reward in (0, 1):
+    ``0.5 + 0.5·tanh(lead / MATERIAL_SCALE)``, the lead counted in weighted cards — an open suit
+    counts the seats' difference in it, a suit won (more than half its n cards) counts a full
+    majority, n // 2 + 1 cards, to its winner."""
+    p = t.params
+    n_suits = p[N_SUITS]
+    lead = 0.0
+    for u in range(n_suits):
+        a = st[p[O_PILE] + u]
+        b = st[p[O_PILE] + n_suits + u]
+        w = t.weights[u]
+        if 2 * a > suit_total[u]:
+            lead += w * (suit_total[u] // 2 + 1)
+        elif 2 * b > suit_total[u]:
+            lead -= w * (suit_total[u] // 2 + 1)
+        else:
+            lead += w * (a - b)
+    return 0.5 + 0.5 * math.tanh(lead / MATERIAL_SCALE)
 
 
 # --- playouts -------------------------------------------------------------------------------
@@ -166,9 +205,11 @@ def playout(
     rs: Any,
     pre: Any,
     lift_k: int,
+    stop: int,
 ) -> float:
     """Play ``st`` on with ``policy`` on both seats (seat k draws from stream ``1 + k``) to the
-    end, or for ``cutoff`` whole turns (0: no cut-off); returns seat 0's reward.
+    end, or with a cut-off (``cutoff`` > 0) until the game's turn count reaches ``stop``;
+    returns seat 0's reward.
 
     Greedy keeps a plan from its lift for its placements. A playout that starts while this
     turn's cards are being placed gets the plan greedy would have made for the tree's lift
@@ -180,7 +221,6 @@ def playout(
     pw[P_AVOID1, :] = 0
     if policy == GREEDY and lift_k >= 0 and st[PHASE] == PLACE:
         _plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
-    stop = st[TURNS] + cutoff
     while st[PHASE] != OVER:
         if cutoff > 0 and st[TURNS] >= stop and st[PHASE] == LIFT:
             return material(t, pt.suit_total, st)
@@ -192,7 +232,7 @@ def playout(
         else:
             d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)]
         apply(t, st, d, work)
-    return final_reward(t, st)
+    return end_reward(t, pt.suit_total, st)
 
 
 # --- the tree -------------------------------------------------------------------------------
@@ -232,6 +272,8 @@ def search_tree(
     t: Any,
     pt: Any,
     root: Any,
+    pre0: Any,
+    lift_k0: int,
     iterations: int,
     policy: int,
     cutoff: int,
@@ -240,7 +282,9 @@ def search_tree(
 ) -> Any:
     """Run ``iterations`` UCT iterations from position ``root`` (see the module docstring);
     returns ``(nodes, value, n_nodes)``: node 0 is the root, its children (``F_FIRST``,
-    ``F_N_CHILD``) the root's legal decisions."""
+    ``F_N_CHILD``) the root's legal decisions. ``pre0``/``lift_k0``: the position before this
+    turn's lift and the lift's option index, when the root is a placement of that lift
+    (``lift_k0`` < 0: not known), so greedy playouts follow the lift's plan."""
     n_sites = t.params[N_SITES]
     work = new_work(t)
     pw, fv = new_player_work(t)
@@ -252,12 +296,16 @@ def search_tree(
     nodes[0, F_FIRST] = -1
     n_nodes = 1
     st = root.copy()
-    pre = root.copy()  # the position before the path's last lift (greedy playouts plan it)
+    pre = pre0.copy()  # the position before the path's last lift (greedy playouts plan it)
+    stop = root[TURNS] + cutoff  # cut-off playouts all end at the same turn
     for _ in range(iterations):
         st[:] = root
+        pre[:] = pre0
         node = 0
-        lift_k = -1
+        lift_k = lift_k0
         while st[PHASE] != OVER:
+            if cutoff > 0 and st[TURNS] >= stop and st[PHASE] == LIFT:
+                break  # the tree has reached the cut-off: evaluate here
             if nodes[node, F_FIRST] < 0:  # expand: the legal decisions become children
                 n = legal(t, st, work)
                 if n_nodes + n > len(value):
@@ -327,9 +375,9 @@ def search_tree(
                 lift_k = nodes[node, F_INDEX]
             apply(t, st, nodes[node, F_MOVE], work)
         if st[PHASE] == OVER:
-            r0 = final_reward(t, st)
+            r0 = end_reward(t, pt.suit_total, st)
         else:
-            r0 = playout(t, pt, st, policy, cutoff, work, pw, fv, rs, pre, lift_k)
+            r0 = playout(t, pt, st, policy, cutoff, work, pw, fv, rs, pre, lift_k, stop)
         while node >= 0:  # back up: each node keeps the reward of the seat that moved into it
             nodes[node, F_VISITS] += 1
             value[node] += r0 if nodes[node, F_MOVER] == 0 else 1.0 - r0
@@ -361,6 +409,8 @@ def search(
     t: Any,
     pt: Any,
     root: Any,
+    pre0: Any,
+    lift_k0: int,
     iterations: int,
     policy: int,
     cutoff: int,
@@ -368,12 +418,12 @@ def search(
     seed: int,
 ) -> Any:
     """``mcts:N``'s decision at ``root``: ``(k, n)``, option ``k`` of the ``n`` legal ones
-    (``n`` = 1 is answered without searching)."""
+    (``n`` = 1 is answered without searching); ``pre0``/``lift_k0`` as in ``search_tree``."""
     work = new_work(t)
     n = legal(t, root, work)
     if n <= 1:
         return 0, n
-    nodes, value, _ = search_tree(t, pt, root, iterations, policy, cutoff, c, seed)
+    nodes, value, _ = search_tree(t, pt, root, pre0, lift_k0, iterations, policy, cutoff, c, seed)
     return best_root_child(nodes, value), n
 
 
@@ -387,6 +437,8 @@ def root_children(
         t,
         player_tables(state.config),
         st,
+        st,
+        -1,
         settings.iterations,
         POLICIES[settings.policy],
         settings.cutoff,
@@ -416,10 +468,10 @@ class MCTSSettings:
     """N: search iterations per decision."""
     policy: str = DEFAULT_POLICY
     """The playout policy: ``greedy`` (default) or ``random``."""
-    cutoff: int = 0
+    cutoff: int = DEFAULT_CUTOFF[DEFAULT_POLICY]
     """Playouts stop after this many whole turns and take the material estimate (0: play out
     to the end)."""
-    c: float = DEFAULT_C
+    c: float = DEFAULT_C[DEFAULT_POLICY]
     """The UCT exploration constant C (rewards lie in [0, 1])."""
 
 
@@ -445,7 +497,7 @@ def parse_spec(spec: str | None) -> MCTSSettings:
             f"mcts playout policy must be one of {', '.join(POLICIES)}, got {policy!r} in "
             f"'mcts:{spec}'"
         )
-    cutoff = 0
+    cutoff = DEFAULT_CUTOFF[policy]
     if len(parts) > 2:
         if not parts[2].isdigit():
             raise ConfigError(
@@ -453,7 +505,7 @@ def parse_spec(spec: str | None) -> MCTSSettings:
                 f"{parts[2]!r} in 'mcts:{spec}'"
             )
         cutoff = int(parts[2])
-    c = DEFAULT_C
+    c = DEFAULT_C[policy]
     if len(parts) > 3:
         try:
             c = float(parts[3])
@@ -469,22 +521,45 @@ def parse_spec(spec: str | None) -> MCTSSettings:
 class MCTSPlayer:
     """UCT search over the kernel's decisions with a fixed iteration budget, seeded by the
     seat's ``rng``: one 63-bit draw per decision with more than one option (a forced one is
-    answered without a draw or a search)."""
+    answered without a draw or a search).
+
+    The player remembers its own lift (the position before it and the option taken), so the
+    searches for that lift's placements run their greedy playouts with the lift's plan, as the
+    tree does below a lift it chose itself."""
 
     def __init__(self, settings: MCTSSettings, name: str = "mcts") -> None:
         self.settings = settings
         self.__name__ = name
+        self._lift: tuple[int, int, Any, int] | None = None  # turn, seat, position, option
 
     def __call__(self, observation: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
         """Choose one decision of the current turn: the root child the search visited most."""
+        lifting = observation.phase == LIFT
         if len(legal) == 1:
+            if lifting:
+                self._lift = (
+                    observation.turns,
+                    observation.to_move,
+                    from_reference(observation)[1],
+                    0,
+                )
             return legal[0]
         s = self.settings
         t, st = from_reference(observation)
+        pre, lift_k = st, -1
+        mine = self._lift
+        if (
+            not lifting
+            and mine is not None
+            and mine[:2] == (observation.turns, observation.to_move)
+        ):
+            pre, lift_k = mine[2], mine[3]
         k, n = search(
             t,
             player_tables(observation.config),
             st,
+            pre,
+            lift_k,
             s.iterations,
             POLICIES[s.policy],
             s.cutoff,
@@ -495,6 +570,8 @@ class MCTSPlayer:
             raise RuntimeError(
                 f"garner search: the kernel sees {n} legal decisions, the engine {len(legal)}"
             )
+        if lifting:
+            self._lift = (observation.turns, observation.to_move, st, int(k))
         return legal[int(k)]
 
 
