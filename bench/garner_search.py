@@ -1,6 +1,7 @@
 """Garner's search player ``mcts:N`` on one core: time per decision and iterations per second.
 
-``search_rows()`` times ``mcts:1000`` decisions (greedy playouts, the default, and random ones)
+``search_rows()`` times ``mcts:1000`` decisions (greedy playouts cut off after two turns, the
+default; greedy playouts to the end, ``greedy:0``; random ones)
 on the Garner standard mid-game position every clone row uses (``bench.__main__.mid_game``: seeded
 random play to half the game's length, a placement decision) and on the next lift decision of
 the same game, beside the compiled core's random play (decisions per second, from whole games).
@@ -63,7 +64,8 @@ def search_rows(repeat: int = 3) -> list[dict[str, Any]]:
     random_rate = random_decisions_per_s()
     rows = []
     for where, pos in positions:
-        for policy in ("greedy", "random"):
+        # the default (greedy playouts cut off after 2 turns), uncut greedy playouts, random ones
+        for policy in ("greedy", "greedy:0", "random"):
             spec = f"{BUDGET}:{policy}"
             ms = _best_ms(S.mcts(spec), pos, repeat)
             rows.append(

@@ -41,29 +41,7 @@ $G sweep deck_the_yard --plugs 4,8,12 \
   --players "greedy;greedy:claim_characters;greedy:protect_strand;greedy:never" \
   -n 1500 --seed 2026 --columns $COLS --no-progress --out $OUT/deck-the-yard-plugs.parquet
 
-# the skill ladders of notebook 04 (sizes chosen to fit an hour on 2 shared cores; the standard
-# setup's long games make mcts:200 slow there)
-LEVELS=random,greedy,cautious,mcts:50,mcts:200
-COLS=winner,n_winners,reason,turns,score_0,score_1,win_0,win_1
-$G ladder garner --setup A --players $LEVELS -n 300 --seed 2026 --columns $COLS --no-progress \
-  --out $OUT/ladder-garner-a.parquet
-$G ladder garner --setup standard --players $LEVELS -n 25 --seed 2026 --columns $COLS \
-  --no-progress --out $OUT/ladder-garner-standard.parquet
-$G ladder garner --setup C --must-move one --straight-line true --top-layer level \
-  --players random,greedy,mcts:50 -n 100 --seed 2026 --columns $COLS --no-progress \
-  --out $OUT/ladder-garner-c-one-true-level.parquet
-COLS=winner,n_winners,reason,turns,rounds
-for s in 0 1 2 3; do COLS=$COLS,score_$s,win_$s,zeros_$s,captured_$s; done
-$G ladder gargon --setup 4p --players random,greedy,ismcts:50,ismcts:200 -n 40 --seed 2026 \
-  --columns $COLS --no-progress --out $OUT/ladder-gargon-4p.parquet
-$G ladder deck_the_yard --players random,greedy:claim_characters,rollout:50,oracle -n 2000 \
-  --seed 2026 --columns winner,n_winners,reason,turns,score_0,win_0,won,claimed,blackouts \
-  --no-progress --out $OUT/ladder-deck-the-yard.parquet
-# the README's picture of the ladder
-.venv/bin/python -c "import matplotlib; matplotlib.use('Agg')
-from gamelib.ladder import matrix; from gamelib.plots import plot_matrix, theme; from gamelib.sim import load
-theme(); ax = plot_matrix(matrix(load('$OUT/ladder-garner-a.parquet')))
-ax.set_title(\"Garner A: row's share of the points against column (95% CI)\")
-ax.figure.savefig('docs/ladder-garner-a.png', dpi=80, bbox_inches='tight')"
+# the skill ladders of notebook 04 (and the README's picture of the Garner A ladder)
+bash data/results/ladders.sh
 
 .venv/bin/papermill -p CONFIRM_RUN True notebooks/01-garner-fairness.ipynb /tmp/01-confirm.ipynb
