@@ -277,9 +277,11 @@ class Explorer:
         if len(res[x].unique()) > 4:
             ax.tick_params(axis="x", labelrotation=30)
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=72, bbox_inches="tight")
+        fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
         self.figure = fig
-        self.image.value = buf.getvalue()
+        png = buf.getvalue()
+        self.image.width = str(int.from_bytes(png[16:20], "big"))  # natural size, not stretched
+        self.image.value = png
         shown = res.copy()
         for c in ("rate", "mean", "lo", "hi", "fair"):
             if c in shown:
@@ -767,5 +769,6 @@ def describe(state: State, move: Move, mover: Seat, viewer: Seat) -> str:
         return f"discard a {move.kind}"  # type: ignore[attr-defined]
     if kind == "UsePlug":
         pending = state.observation(viewer).pending
-        return f"spend a plug on the {pending}" if move.use else "keep the plug"  # type: ignore[attr-defined]
+        card = {"broken": "broken bulb", "event": "event (a power outage)"}.get(pending, pending)
+        return f"spend a plug on the {card}" if move.use else "keep the plug"  # type: ignore[attr-defined]
     return repr(move)  # pragma: no cover - a fourth game
