@@ -66,6 +66,19 @@ def test_explore_a_stored_study_charts_seat_0_per_setup_with_intervals(fairness)
     assert "21,600 games" in e.message.value
 
 
+@pytest.mark.parametrize("path", sorted(results_dir().glob("*.parquet")), ids=lambda p: p.stem)
+def test_every_stored_study_opens_and_charts_each_kind_of_metric(path):
+    e = explore(path)
+    kinds = {}
+    for _label, key in e.metric.options:
+        kinds.setdefault(key.partition(":")[0], key)  # one metric of each kind
+    for key in kinds.values():
+        e.metric.value = key
+        assert not e.result.empty, key
+        assert (e.result["lo"] <= e.result["hi"]).all(), key
+        assert e.figure is not None and e.image.value[:4] == b"\x89PNG", key
+
+
 def test_filters_and_colours_change_the_groups(fairness):
     e = explore(fairness)
     e.filters["must_move"].value = "one"
