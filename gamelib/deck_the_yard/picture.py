@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Circle, Rectangle
 
-from gamelib.deck_the_yard.rules import DeckTheYardState
+from gamelib.deck_the_yard.rules import DeckTheYardObservation, DeckTheYardState
 
 BULB_FACES = {
     "red": "#d62728",
@@ -85,3 +85,62 @@ def draw(state: DeckTheYardState, ax: Axes | None = None, *, title: str | None =
         )
     ax.set_title(title, fontsize=10)
     return ax
+
+
+def _svg_bulb(x: float, y: float, kind: str | None) -> str:
+    if kind is None:
+        return (
+            f'<circle cx="{x}" cy="{y}" r="11" fill="none" stroke="#999999" '
+            'stroke-dasharray="3,2"/>'
+        )
+    return f'<circle cx="{x}" cy="{y}" r="11" fill="{BULB_FACES[kind]}" stroke="#333333"/>' + (
+        "<title>bubble</title>" if kind == "bubble" else ""
+    )
+
+
+def svg(obs: DeckTheYardObservation) -> str:
+    """What the player sees, as an SVG picture for a browser (the playtest widget's view): the
+    face-up patterns, the strand (empty slots dashed), the hand, the card awaiting the plug
+    decision, and the claim, draw-pile and pattern counts — never the order of a pile."""
+    length = obs.config.strand_length
+    rows = max(len(obs.row), 1)
+    height = 40 * rows + 150
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-picture" width="640" '
+        f'height="{height}" font-family="sans-serif">'
+    ]
+    for r, pattern in enumerate(obs.row):
+        y = 20 + 40 * r
+        out.append(f'<text x="4" y="{y + 4}" font-size="11">pattern {r + 1}</text>')
+        for i, colour in enumerate(pattern):
+            out.append(_svg_bulb(90 + 30 * i, y, colour))
+    y = 20 + 40 * rows + 6
+    out.append(f'<text x="4" y="{y + 4}" font-size="11" font-weight="bold">strand</text>')
+    for i in range(length):
+        out.append(_svg_bulb(90 + 30 * i, y, obs.strand[i]))
+    y += 40
+    out.append(f'<text x="4" y="{y + 4}" font-size="11">hand</text>')
+    for i, kind in enumerate(obs.hand):
+        face = BULB_FACES.get(kind) or OTHER_FACES.get(kind, "#cccccc")
+        x = 80 + 62 * i
+        ink = "#222222" if kind in ("yellow", "pink", "bubble") else "white"
+        out.append(
+            f'<rect x="{x}" y="{y - 14}" width="58" height="28" rx="4" fill="{face}" '
+            f'stroke="#333333"/><text x="{x + 29}" y="{y + 4}" font-size="10" '
+            f'text-anchor="middle" fill="{ink}">{kind}</text>'
+        )
+    y += 34
+    if obs.pending is not None:
+        out.append(
+            f'<text x="4" y="{y}" font-size="11" fill="#b00000">drawn: a {obs.pending} '
+            "— spend a plug on it?</text>"
+        )
+    y += 22
+    out.append(
+        f'<text x="4" y="{y}" font-size="11">claimed {obs.claimed_patterns} patterns + '
+        f"{obs.claimed_characters} characters (win at {obs.config.win_threshold}) · "
+        f"draw pile {obs.pile_left} · patterns left {obs.patterns_left} · "
+        f"turn {obs.turn + 1}</text>"
+    )
+    out.append("</svg>")
+    return "".join(out)

@@ -139,3 +139,71 @@ def draw_many(
         ax.axis("off")
     fig.tight_layout()
     return fig
+
+
+def svg(state: GarnerState, *, cell: int = 64) -> str:
+    """The position as an SVG picture for a browser (what the playtest widget shows): each site
+    with its stack bottom to top, top-layer cards outlined, the cards waiting to be placed and
+    both scoring piles by suit.  Garner hides nothing, so the position is its own observation."""
+    cfg = state.config
+    t = state.t
+    rows, cols = cfg.rows, cfg.cols
+    levels = max(cfg.height, max(map(len, state.stacks)), 1)
+    top = set(state.top_sites())
+    card_h = (cell - 14) / levels
+    width = cols * cell + 4
+    n_suits = cfg.n_suits
+    height = rows * cell + 24 + 22 * 2 + (22 if state.lifted else 0)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-picture" width="{width}" '
+        f'height="{height}" font-family="sans-serif">'
+    ]
+    for site, stack in enumerate(state.stacks):
+        r, c = divmod(site, cols)
+        x0, y0 = 2 + c * cell, 2 + r * cell
+        out.append(
+            f'<rect x="{x0 + 1}" y="{y0 + 1}" width="{cell - 2}" height="{cell - 2}" '
+            'fill="#fafafa" stroke="#bbbbbb"/>'
+        )
+        out.append(f'<text x="{x0 + 3}" y="{y0 + 10}" font-size="8" fill="#888888">{site}</text>')
+        for level, card in enumerate(stack):
+            u, n = t.suit_of[card], t.number_of[card]
+            is_top = level == len(stack) - 1 and site in top
+            y = y0 + cell - 4 - (level + 1) * card_h
+            out.append(
+                f'<rect x="{x0 + 12}" y="{y:.1f}" width="{cell - 16}" height="{card_h - 1:.1f}" '
+                f'fill="{SUIT_COLOURS[u % len(SUIT_COLOURS)]}" '
+                f'fill-opacity="{1.0 if is_top else 0.45}" '
+                f'stroke="{"black" if is_top else "white"}" stroke-width="{2 if is_top else 0.5}"/>'
+            )
+            out.append(
+                f'<text x="{x0 + 4 + cell / 2:.1f}" y="{y + card_h / 2 + 4:.1f}" font-size="10" '
+                f'text-anchor="middle" fill="{"white" if is_top else "#222222"}" '
+                f'font-weight="{"bold" if is_top else "normal"}">{suit_label(u)}{n}</text>'
+            )
+    y = rows * cell + 8
+    if state.lifted:
+        cards = ", ".join(
+            f"{suit_label(t.suit_of[card])}{t.number_of[card]} (from site {s})"
+            for s, card in state.lifted
+        )
+        out.append(f'<text x="2" y="{y + 10}" font-size="11">to place: {cards}</text>')
+        y += 22
+    box = (width - 50) / n_suits
+    for seat in (0, 1):
+        yy = y + 22 * seat
+        out.append(f'<text x="2" y="{yy + 13}" font-size="11">seat {seat}</text>')
+        for u in range(n_suits):
+            won = state.suit_winner(u) == seat
+            x = 48 + u * box
+            out.append(
+                f'<rect x="{x:.1f}" y="{yy}" width="{box - 4:.1f}" height="18" '
+                f'fill="{SUIT_COLOURS[u % len(SUIT_COLOURS)]}" '
+                f'fill-opacity="{0.9 if won else 0.3}"/>'
+            )
+            out.append(
+                f'<text x="{x + box / 2 - 2:.1f}" y="{yy + 13}" font-size="11" '
+                f'text-anchor="middle">{suit_label(u)}: {state.piles[seat][u]}</text>'
+            )
+    out.append("</svg>")
+    return "".join(out)
