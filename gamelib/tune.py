@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 import re
 import types
 import typing
@@ -307,7 +308,7 @@ def parse_space(game: str | Game, items: Sequence[str]) -> dict[str, Domain]:
                 if scalar is float and all(_is_int(x) for x in (lo_v, hi_v)):
                     lo_v, hi_v = float(lo_v), float(hi_v)
                 if all(_is_int(x) for x in (lo_v, hi_v)) and (step is None or _is_int(step)):
-                    domain: Any = IntRange(lo_v, hi_v, step or 1)
+                    domain: Any = IntRange(lo_v, hi_v, 1 if step is None else step)
                 else:
                     domain = FloatRange(float(lo_v), float(hi_v), step)
             else:
@@ -398,7 +399,9 @@ def build_config(base: Any, values: Mapping[str, Any]) -> Any:
         weights = base.suit_weights
         if weights is not None and "suit_weights" not in whole and len(weights) != n:
             raise ConfigError(f"the base suit_weights {weights} do not fit {n} suits")
-    return game.config(None, **{**_fields(base), **whole})
+    config = game.config(None, **{**_fields(base), **whole})
+    game.new_state(config, random.Random(0))  # a rule set the engine cannot deal is refused
+    return config
 
 
 def _fields(config: Any) -> dict[str, Any]:
@@ -441,8 +444,10 @@ class Term:
     players: tuple[str, ...] | None = None
 
     def lineup(self, players: Sequence[str], n_seats: int) -> Lineup:
-        """The players and seat rotation this term's games need (default: the tune's)."""
-        return (tuple(self.players or players), False)
+        """The players and seat rotation this term's games need (default: the tune's; one
+        name fills every seat)."""
+        own = tuple(self.players or players)
+        return (own * n_seats if len(own) == 1 else own, False)
 
     def check(self, n_seats: int) -> None:
         """Refuse a term that makes no sense for a game of ``n_seats`` seats."""
@@ -473,12 +478,18 @@ def _with_players(text: str, players: tuple[str, ...] | None) -> str:
     return text + (f"@{','.join(players)}" if players else "")
 
 
+def _seats_of(table: pd.DataFrame) -> list[int]:
+    """The seats of a table (a sweep over player counts leaves missing seats empty)."""
+    cols = [c for c in table.columns if c.startswith("player_") and table[c].notna().all()]
+    return sorted(int(c.split("_")[1]) for c in cols)
+
+
 def _seat_shares(table: pd.DataFrame) -> pd.DataFrame:
     """Each seat's share of the decided games (sole winner), Wilson interval: notebook 01's
     fairness measure (``gamelib.stats.seat_screen``)."""
     from gamelib.stats import seat_screen
 
-    seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
+    seats = _seats_of(table)
     t = table.assign(_all="all")
     return pd.concat([seat_screen(t, "_all", seat=s).assign(seat=s) for s in seats])
 
@@ -502,7 +513,7 @@ class SeatFair(Term):
     def measure(self, table: pd.DataFrame) -> Measure:
         """Seat ``seat``'s share of decided games."""
         r: Any = _seat_shares(table).set_index("seat").loc[self.seat]
-        fair = 1 / (table.columns.str.startswith("player_").sum())
+        fair = 1 / len(_seats_of(table))
         band = (fair - self.tolerance, fair + self.tolerance)
         share = float(r["share"]) if r["decided"] else float("nan")
         loss = _hinge(share, *band) if r["decided"] else 1.0
@@ -589,7 +600,7 @@ class SkillShows(Term):
         """The strong player's share of the points, clustered by deal."""
         from gamelib.stats import clustered_rate
 
-        seats = [c for c in table.columns if c.startswith("player_")]
+        seats = [f"player_{s}" for s in _seats_of(table)]
         n = len(seats)
         points = pd.Series(0.0, index=table.index)
         nobody = table["n_winners"] == 0
@@ -894,8 +905,7 @@ def evaluate(
     objective: Objective, tables: Mapping[Lineup, pd.DataFrame], players: Sequence[str]
 ) -> tuple[float, list[Measure]]:
     """The objective's value (Σ weight × loss) and each term's measure."""
-    some = next(iter(tables.values()))
-    n = int(some.columns.str.startswith("player_").sum())
+    n = len(_seats_of(next(iter(tables.values()))))
     measures = [t.measure(tables[t.lineup(players, n)]) for _, t in objective.terms]
     value = sum(w * m.loss for (w, _), m in zip(objective.terms, measures, strict=True))
     return float(value), measures
@@ -1148,7 +1158,12 @@ def tune(
     seated = _seats(players, game, base, n)
     for _, t in obj.terms:
         t.check(n)
-        for p in t.lineup(seated, n)[0]:
+        lineup = t.lineup(seated, n)[0]
+        if len(lineup) != n:
+            raise ConfigError(
+                f"objective {t.text()}: {n} seats, {len(lineup)} players ({', '.join(lineup)})"
+            )
+        for p in lineup:
             game.player(p)
     spec = _spec(game, base, checked, obj, seated, n_games, seed)
 
@@ -1178,10 +1193,10 @@ def tune(
         values = _suggest(trial, checked)
         try:
             config = build_config(base, values)
-            tables = play(config, obj, seated, n_games, seed, workers)
         except ConfigError as exc:
             trial.set_user_attr("invalid", str(exc))
             raise optuna.TrialPruned(str(exc)) from None
+        tables = play(config, obj, seated, n_games, seed, workers)
         value, measures = evaluate(obj, tables, seated)
         for label, m in zip(obj.labels(), measures, strict=True):
             trial.set_user_attr(label, m.estimate)
@@ -1385,9 +1400,10 @@ def recheck(folder: str | Path, k: int = 3) -> list[tuple[int, float, float]]:
         values = _values_from_params(space, r["params"])
         try:
             config = build_config(base, values)
-            tables = play(config, obj, spec["players"], spec["n_games"], spec["seed"])
-            fresh, _ = evaluate(obj, tables, spec["players"])
         except ConfigError:
-            fresh = float("nan")
+            out.append((int(r["number"]), float(r["value"]), float("nan")))
+            continue
+        tables = play(config, obj, spec["players"], spec["n_games"], spec["seed"])
+        fresh, _ = evaluate(obj, tables, spec["players"])
         out.append((int(r["number"]), float(r["value"]), fresh))
     return out
