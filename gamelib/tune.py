@@ -752,7 +752,8 @@ class Objective:
         """A unique column label per term."""
         out: list[str] = []
         for _, t in self.terms:
-            label = t.text().split("@")[0].split(":")[0]
+            text, _, who = t.text().partition("@")
+            label = text.split(":")[0] + (f"@{who}" if who else "")
             while label in out:
                 label += "'"
             out.append(label)
@@ -1170,13 +1171,18 @@ def tune(
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     store = _storage(storage) if storage is not None else None
     try:
-        study = optuna.create_study(
-            study_name=STUDY,
-            storage=store,
-            sampler=_sampler(seed, n_jobs),
-            direction="minimize",
-            load_if_exists=True,
-        )
+        if store is not None and STUDY in optuna.study.get_all_study_names(store):
+            # load, not create: opening a finished search writes nothing to its journal
+            study = optuna.load_study(
+                study_name=STUDY, storage=store, sampler=_sampler(seed, n_jobs)
+            )
+        else:
+            study = optuna.create_study(
+                study_name=STUDY,
+                storage=store,
+                sampler=_sampler(seed, n_jobs),
+                direction="minimize",
+            )
     except Exception as exc:
         raise TuneError(f"storage {storage}: the study cannot be opened ({exc})") from None
     stored = study.user_attrs.get("spec")
@@ -1407,3 +1413,57 @@ def recheck(folder: str | Path, k: int = 3) -> list[tuple[int, float, float]]:
         fresh, _ = evaluate(obj, tables, spec["players"])
         out.append((int(r["number"]), float(r["value"]), fresh))
     return out
+
+
+# --- reading a search: tables and charts for notebooks ------------------------------------
+
+
+def confirmation_long(report: pd.DataFrame, objective: Objective) -> pd.DataFrame:
+    """The confirmation report one row per rule set and term: ``rules``, ``term``, ``estimate``,
+    ``lo``, ``hi`` and the target band ``target_lo``/``target_hi`` (for charts)."""
+    rows = []
+    for r in report.to_dict("records"):
+        for label in objective.labels():
+            lo_t, _, hi_t = str(r[f"{label}_target"]).partition("..")
+            rows.append(
+                {
+                    "rules": r["rules"],
+                    "term": label,
+                    "estimate": r[label],
+                    "lo": r[f"{label}_lo"],
+                    "hi": r[f"{label}_hi"],
+                    "target_lo": float(lo_t),
+                    "target_hi": float(hi_t or lo_t),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def plot_trials(trials: pd.DataFrame, ax: Any = None, title: str | None = None) -> Any:
+    """Each finished trial's value in the order they finished (pruned ones marked at the top)
+    and the best value so far."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    order = np.arange(len(trials))
+    done = trials["state"].to_numpy() == "COMPLETE"
+    values = trials["value"].to_numpy(dtype=float)
+    ax.plot(order[done], values[done], "o", ms=4, label="trial (search games)")
+    best = pd.Series(np.where(done, values, np.nan)).cummin()
+    ax.plot(order, best, "-", color="black", lw=1.2, label="best so far")
+    if (~done).any():
+        top = float(np.nanmax(values[done])) if done.any() else 1.0
+        ax.plot(
+            order[~done],
+            np.full((~done).sum(), top),
+            "x",
+            color="grey",
+            label="refused by the game (pruned)",
+        )
+    ax.set_xlabel("trial (in the order finished)")
+    ax.set_ylabel("objective (lower is better)")
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize="small")
+    return ax

@@ -260,8 +260,10 @@ def test_an_interrupted_search_resumes_to_the_uninterrupted_result(tmp_path, mon
     pd.testing.assert_frame_equal(
         resumed.report.drop(columns="config"), whole.report.drop(columns="config")
     )
-    # a smaller budget on a finished folder runs nothing new
+    # a smaller budget on a finished folder runs nothing new, and writes nothing to it
+    before = (tmp_path / "cut" / "journal.log").read_bytes()
     assert len(_small(tmp_path / "cut", budget=4).trials) == 6
+    assert (tmp_path / "cut" / "journal.log").read_bytes() == before
 
 
 def test_a_folder_of_another_search_or_a_damaged_one_is_refused(tmp_path: Path):
