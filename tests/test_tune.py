@@ -395,3 +395,30 @@ def test_cli_storage_that_is_a_file_is_one_error_line(tmp_path, capsys):
     f.write_text("x")
     assert main([*CLI, "--storage", str(f)]) == 2
     assert "is a file" in capsys.readouterr().err
+
+
+# --- the stored searches of notebook 05 ---------------------------------------------------
+
+STORED = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[1] / "data" / "results").glob("tune-*")
+    if p.is_dir()
+)
+PREFIX = 3  # trials played again per stored search
+
+
+def test_the_notebook_searches_are_stored():
+    assert [p.name for p in STORED] == ["tune-deck-the-yard", "tune-gargon", "tune-garner"]
+    for p in STORED:
+        assert (p / "journal.log").stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize("folder", STORED, ids=lambda p: p.name)
+def test_a_stored_search_matches_a_fresh_run_of_its_first_trials(folder: Path):
+    spec, trials = load_study(folder)
+    assert len(trials) >= PREFIX and spec["format"] == "gamelib-tune/1"
+    checked = recheck(folder, PREFIX)
+    assert [n for n, _, _ in checked] == trials.number.head(PREFIX).tolist()
+    for number, stored, fresh in checked:
+        same = (math.isnan(stored) and math.isnan(fresh)) or stored == fresh
+        assert same, (folder.name, number, stored, fresh)
