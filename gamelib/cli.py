@@ -1,5 +1,5 @@
 """The command line: ``gamelib simulate GAME …``, ``gamelib sweep GAME …``,
-``gamelib ladder GAME …``, ``gamelib replay FILE``, ``gamelib games``.
+``gamelib ladder GAME …``, ``gamelib tune GAME …``, ``gamelib replay FILE``, ``gamelib games``.
 
 Every rule field of a game's config is a flag (``--top-layer surface``, ``--must-move one``,
 ``--straight-line true``, ``--forbidden-pile-size none``, ``--suit-sizes 13,13,13,9`` …).
@@ -287,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     for game in GAMES.values():
         g = games.add_parser(game.name, help=f"a skill ladder of {game.name} players")
         _add_ladder_flags(g, game)
+
+    _add_tune_parser(sub)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
@@ -647,6 +649,124 @@ def _ladder_report(table: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
+# --- gamelib tune (issue 14) ---------------------------------------------------------------
+
+
+def _add_tune_parser(sub: Any) -> None:
+    from gamelib.tune import OBJECTIVE_HELP
+
+    tun = sub.add_parser(
+        "tune",
+        help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
+        description="Each trial plays a rule set from --space on the same seed; the best ones "
+        "and the original rules are then played on fresh seeds and reported with 95%% "
+        "intervals (see gamelib.tune).",
+    )
+    games = tun.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"tune {game.name} rules")
+        g.add_argument("--setup", default=None, help=f"the base rules: {', '.join(game.setups)}")
+        g.add_argument(
+            "--space",
+            action="append",
+            nargs="+",
+            required=True,
+            metavar="FIELD=LO..HI|a,b,c",
+            help="a field and its range (LO..HI[:STEP]) or choices (a,b,c; a tuple field's "
+            "choices separated by ';'); FIELD[i] tunes one element of a tuple field",
+        )
+        g.add_argument(
+            "--objective", action="append", required=True, metavar="TERM", help=OBJECTIVE_HELP
+        )
+        g.add_argument("--budget", type=int, required=True, help="trials to finish")
+        g.add_argument("-n", "--games", type=int, required=True, help="deals per trial")
+        g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+        g.add_argument(
+            "--players",
+            default="greedy",
+            help="the line-up, comma-separated (one name fills every seat; default greedy)",
+        )
+        g.add_argument("--storage", type=Path, default=None, help="journal folder; rerun resumes")
+        g.add_argument(
+            "--confirm-games",
+            type=int,
+            default=None,
+            help="fresh deals per confirmed rule set (default: a ±--precision interval)",
+        )
+        g.add_argument(
+            "--precision", type=float, default=0.02, help="confirmation half-width (0.02)"
+        )
+        g.add_argument("--confirm-seed", type=int, default=None, help="default SEED + 1")
+        g.add_argument("--top", type=int, default=3, help="best rule sets to confirm (3)")
+        g.add_argument("--jobs", type=int, default=1, help="trials at once (1: reproducible)")
+        g.add_argument("--workers", type=int, default=1, help="processes per simulation (1)")
+        g.add_argument("--out", type=Path, default=None, help="save the report (.parquet)")
+        g.add_argument("--no-progress", action="store_true", help="no progress bar")
+        g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from gamelib.sim import check_output_path
+    from gamelib.tune import parse_objective, parse_space, tune
+
+    check_seed(args.seed, "--seed")
+    if args.confirm_seed is not None:
+        check_seed(args.confirm_seed, "--confirm-seed")
+    for flag, value in (
+        ("--budget", args.budget),
+        ("-n", args.games),
+        ("--top", args.top),
+        ("--jobs", args.jobs),
+        ("--workers", args.workers),
+    ):
+        if value < 1:
+            raise CliError(f"{flag} must be at least 1, got {value}")
+    if args.confirm_games is not None and args.confirm_games < 1:
+        raise CliError(f"--confirm-games must be at least 1, got {args.confirm_games}")
+    if not 0 < args.precision < 0.5:
+        raise CliError(f"--precision must lie between 0 and 0.5, got {args.precision}")
+    if args.out is not None:
+        check_output_path(args.out, "--out", ".parquet")
+    config = _config_from_args(args, infer_players=False)
+    space = parse_space(args.game, [item for group in args.space for item in group])
+    objective = parse_objective(args.objective)
+    result = tune(
+        config,
+        space,
+        objective,
+        args.budget,
+        args.seed,
+        n_games=args.games,
+        players=args.players,
+        storage=args.storage,
+        confirm_games=args.confirm_games,
+        precision=args.precision,
+        confirm_seed=args.confirm_seed,
+        top=args.top,
+        n_jobs=args.jobs,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(result.text)
+    if args.out is not None:
+        import pandas as pd
+
+        report = result.report.drop(columns="config").assign(
+            changes=[_changes(result.original, c) for c in result.report["config"]]
+        )
+        pd.DataFrame(report).to_parquet(args.out)
+        print(f"report: {args.out}")
+    if args.storage is not None:
+        print(f"trials: {args.storage}/journal.log")
+    return 0
+
+
+def _changes(original: Any, config: Any) -> str:
+    from gamelib.tune import changed
+
+    return changed(original, config)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from gamelib.records import read_records, replay
 
@@ -679,6 +799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "simulate": _cmd_simulate,
         "sweep": _cmd_sweep,
         "ladder": _cmd_ladder,
+        "tune": _cmd_tune,
         "replay": _cmd_replay,
         "games": _cmd_games,
     }
