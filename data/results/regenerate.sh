@@ -48,7 +48,7 @@ bash data/results/ladders.sh
 
 # the tuning searches of notebook 05 (issue 14): Optuna journals in tune-*/ (a rerun of the
 # same command resumes, so the old folder goes first); the notebook confirms on fresh seeds,
-# -p MCTS_RUN True plays the tuned Garner rules under mcts:50 into tune-garner-mcts.parquet and
+# -p MCTS_RUN True plays the tuned Garner rules under mcts:200 into tune-garner-mcts.parquet and
 # -p SAVE_FIGURE True draws the README's docs/tuning.png
 rm -rf $OUT/tune-garner $OUT/tune-gargon $OUT/tune-deck-the-yard
 $G tune garner --setup A --space rows=3..4 cols=3..4 height=2..4 n_suits=2..4 \
