@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-make every stored study in data/results/ with the commands the notebooks name
-# (`make results`; a few minutes on 2 cores with the compiled cores, plus about 63 CPU-minutes
-# for the skill ladders' search players, ladders.sh). The Garner confirmation
+# (`make results`; a few minutes on 2 cores with the compiled cores, plus about 33 minutes
+# on 2 idle cores for the skill ladders' search players, ladders.sh). The Garner confirmation
 # runs last: notebook 01 picks its shortlist from the new screen (papermill -p CONFIRM_RUN True).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
