@@ -99,10 +99,10 @@ def _load_amulets(text: str) -> tuple[int, ...]:
     return load_amulets(text)
 
 
-def _load_patterns(text: str) -> tuple[tuple[str, ...], ...]:
+def _load_patterns(text: str, strand_length: int = 5) -> tuple[tuple[str, ...], ...]:
     from gamelib.deck_the_yard import load_patterns
 
-    return load_patterns(text)
+    return load_patterns(text, strand_length)
 
 
 #: rule fields whose value is a table: the flag takes a file (CSV) path
@@ -112,13 +112,15 @@ FILE_FIELDS: dict[tuple[str, str], tuple[Callable[[str], Any], str]] = {
 }
 
 
-def _file_reader(load: Callable[[str], Any], inline: Callable[[str], Any]) -> Callable[[str], Any]:
-    """A path to a file is loaded; anything else is read as the value itself."""
+def _file_reader(load: Callable[..., Any], inline: Callable[[str], Any]) -> Callable[..., Any]:
+    """A path to a file is loaded; anything else is read as the value itself.  ``context``:
+    the other rule fields the file is checked against (a pattern file against the strand
+    length the flags or the setup give)."""
 
-    def read(text: str) -> Any:
+    def read(text: str, **context: Any) -> Any:
         if os.path.exists(text) or text.lower().endswith(".csv"):
             try:
-                return load(text)
+                return load(text, **context)
             except GamelibError as exc:
                 raise ValueError(str(exc)) from None
         return inline(text)
@@ -302,13 +304,21 @@ def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> A
     --n-players takes its player count from the names in --players (unless not
     ``infer_players``: a ladder's names are levels, not seats)."""
     game = get_game(args.game)
-    overrides = {}
-    for name, reader in args.readers.items():
+    overrides: dict[str, Any] = {}
+    # plain fields first: a file-valued field is checked against them (a pattern file against
+    # --strand-length, or against the setup's strand when that flag is not given)
+    order = sorted(args.readers, key=lambda n: (args.game, n) in FILE_FIELDS)
+    for name in order:
+        reader = args.readers[name]
         text = getattr(args, f"cfg_{name}")
         if text is None:
             continue
+        context = {}
+        if (args.game, name) == ("deck_the_yard", "patterns"):
+            base = game.config(args.setup) if args.setup else game.config(None)
+            context["strand_length"] = overrides.get("strand_length", base.strand_length)
         try:
-            overrides[name] = reader(text)
+            overrides[name] = reader(text, **context)
         except ValueError as exc:
             raise CliError(f"--{name.replace('_', '-')}: {exc}") from None
     names = _names(args.players)
@@ -332,8 +342,10 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
     grid: dict[str, list[Any]] = {}
     if args.setup:
         grid["setup"] = [x.strip() for x in args.setup.split(",") if x.strip()]
-    hints = typing.get_type_hints(get_game(args.game).config_type)
-    for name, reader in args.readers.items():
+    game = get_game(args.game)
+    hints = typing.get_type_hints(game.config_type)
+    for name in sorted(args.readers, key=lambda n: (args.game, n) in FILE_FIELDS):
+        reader = args.readers[name]
         text = getattr(args, f"cfg_{name}")
         if text is None:
             continue
@@ -342,8 +354,18 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
             *map(typing.get_origin, typing.get_args(hints[name])),
         )
         alternatives = text.split(";") if is_tuple else text.split(",")
+        context = {}
+        if (args.game, name) == ("deck_the_yard", "patterns"):
+            lengths = grid.get("strand_length")
+            if lengths is not None and len(lengths) > 1:
+                raise CliError(
+                    "--patterns: a pattern file fits one strand length; give --strand-length "
+                    "a single value when sweeping pattern files"
+                )
+            base = game.config(grid["setup"][0] if "setup" in grid else None)
+            context["strand_length"] = lengths[0] if lengths else base.strand_length
         try:
-            grid[name] = [reader(x) for x in alternatives]
+            grid[name] = [reader(x, **context) for x in alternatives]
         except ValueError as exc:
             raise CliError(f"--{name.replace('_', '-')}: {exc}") from None
     return grid

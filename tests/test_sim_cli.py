@@ -406,3 +406,25 @@ def test_patterns_and_amulets_files_on_the_cli(tmp_path, capsys):
     assert main([*argv, "--amulets", str(amulets), "--out", str(out), "--no-progress"]) == 0
     assert pd.read_parquet(out)["amulets"].tolist() == [",".join(str(v % 3) for v in range(16))] * 2
     capsys.readouterr()
+
+
+def test_pattern_file_is_checked_against_the_strand_length_flag(tmp_path, capsys):
+    """A file of 4-colour patterns is read with --strand-length 4 (simulate and sweep); without
+    that flag it is refused against the default strand of 5."""
+    pats = tmp_path / "p4.csv"
+    pats.write_text("red,green,blue,pink\nred,blue,green,pink\nyellow,pink,red,blue\n")
+    base = ["deck_the_yard", "--players", "random", "-n", "2", "--seed", "1", "--workers", "1"]
+    out = tmp_path / "four.parquet"
+    argv = ["simulate", *base, "--no-progress", "--out", str(out)]
+    assert main([*argv, "--strand-length", "4", "--patterns", str(pats)]) == 0
+    table = pd.read_parquet(out)
+    assert set(table["strand_length"]) == {4}
+    assert table["patterns"].iloc[0].count("pink") == 3  # the three 4-colour patterns
+    capsys.readouterr()
+    assert main(["simulate", *base, "--no-progress", "--patterns", str(pats)]) == 2
+    assert "has 4 bulbs, the strand holds 5" in capsys.readouterr().err
+    sweep = ["sweep", *base, "--no-progress", "--patterns", str(pats)]
+    assert main([*sweep, "--strand-length", "4"]) == 0
+    capsys.readouterr()
+    assert main([*sweep, "--strand-length", "4,5"]) == 2
+    assert "a single value" in capsys.readouterr().err
