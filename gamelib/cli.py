@@ -255,6 +255,50 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
+def _add_verdict_flags(g: argparse.ArgumentParser, game: Any) -> None:
+    g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    g.add_argument(
+        "--players",
+        required=True,
+        help="the levels, comma-separated, weakest first (e.g. random,greedy,mcts:200)",
+    )
+    g.add_argument(
+        "--question",
+        action="append",
+        choices=["fair", "skill", "target", "stalls", "length"],
+        default=None,
+        help="a question to decide (repeat for several); default: fair and stalls (target "
+        "with --target for a solitaire), and skill with two levels or more",
+    )
+    g.add_argument(
+        "--margin",
+        type=float,
+        default=None,
+        help="δ: fair within ±δ of the fair share (default 0.03), skill by at least δ "
+        "(default 0.03), target within ±δ (default 0.05)",
+    )
+    g.add_argument("--target", type=float, default=None, help="target win rate (solitaire)")
+    g.add_argument("--ceiling", type=float, default=0.05, help="stall ceiling (default 0.05)")
+    g.add_argument("--turns", default=None, help="LO,HI: the median length's range in turns")
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-games", type=int, default=20_000, help="game budget per level or pair (20000)"
+    )
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder that keeps finished deals; rerun to resume",
+    )
+    g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the whole command line."""
     parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
@@ -291,6 +335,18 @@ def build_parser() -> argparse.ArgumentParser:
         _add_ladder_flags(g, game)
 
     _add_tune_parser(sub)
+
+    ver = sub.add_parser(
+        "verdict",
+        help="decide balance questions (fair, skill, target, stalls, length) with error rates",
+        description="Plays deals in batches until each question is decided: holds, fails, or "
+        "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
+        "calling fair rules unfair (see the README's Verdicts section).",
+    )
+    games = ver.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"balance verdicts for {game.name}")
+        _add_verdict_flags(g, game)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
@@ -571,6 +627,92 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verdict_questions(args: argparse.Namespace, seats: int, levels: int) -> list[Any]:
+    """The Question objects the flags ask for."""
+    from gamelib.verdict import Fair, Length, Skill, Stalls, Target
+
+    asked = args.question
+    if asked is None:
+        asked = ["fair", "stalls"] if seats > 1 else ["stalls"]
+        if seats == 1 and args.target is not None:
+            asked.insert(0, "target")
+        if levels > 1:
+            asked.append("skill")
+    out: list[Any] = []
+    try:
+        for q in dict.fromkeys(asked):
+            if q == "fair":
+                out.append(Fair(args.margin if args.margin is not None else 0.03))
+            elif q == "skill":
+                out.append(Skill(args.margin if args.margin is not None else 0.03))
+            elif q == "stalls":
+                out.append(Stalls(args.ceiling))
+            elif q == "target":
+                if args.target is None:
+                    raise CliError("--question target needs --target RATE (e.g. --target 0.30)")
+                out.append(Target(args.target, args.margin if args.margin is not None else 0.05))
+            elif q == "length":
+                if args.turns is None:
+                    raise CliError("--question length needs --turns LO,HI (e.g. --turns 20,60)")
+                try:
+                    lo, hi = (int(x) for x in args.turns.split(","))
+                except ValueError:
+                    raise CliError(
+                        f"--turns {args.turns!r}: give two whole numbers LO,HI"
+                    ) from None
+                out.append(Length(lo, hi))
+    except ValueError as exc:
+        if isinstance(exc, CliError):
+            raise
+        raise CliError(f"--question: {exc}") from None
+    return out
+
+
+def _cmd_verdict(args: argparse.Namespace) -> int:
+    import json
+
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+    from gamelib.verdict import format_verdicts, verdict
+
+    config = _config_from_args(args, infer_players=False)
+    levels = _names(args.players)
+    if not levels:
+        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
+    if args.json is not None:
+        check_output_path(args.json, "--json", ".json")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    questions = _verdict_questions(args, n_seats(config), len(levels))
+    table = verdict(
+        config,
+        levels,
+        questions,
+        alpha=args.alpha,
+        beta=args.beta,
+        max_games=args.max_games,
+        seed=args.seed,
+        workers=args.workers,
+        executor=args.scheduler,
+        resume=args.resume,
+        progress=not args.no_progress,
+        _names={**FLAGS, "max_games": "--max-games", "alpha": "--alpha", "beta": "--beta"},
+    )
+    label = args.setup or getattr(config, "setup", None) or "default rules"
+    n_players = getattr(config, "n_players", None)
+    if not args.setup and n_players is not None:
+        label = f"{n_players} players"
+    print(
+        f"{args.game} ({label}): verdicts at alpha {args.alpha:g} (false holds), "
+        f"beta {args.beta:g} (false fails), seed {args.seed}"
+    )
+    print(format_verdicts(table))
+    if args.json is not None:
+        rows = json.loads(table.to_json(orient="records"))
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    return 0
+
+
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from gamelib.ladder import ladder_plan, matchups
     from gamelib.sim import clear_resume, n_seats, result_columns, save
@@ -824,6 +966,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tune": _cmd_tune,
         "replay": _cmd_replay,
         "games": _cmd_games,
+        "verdict": _cmd_verdict,
     }
     try:
         with warnings.catch_warnings():

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 __all__ = [
-    "HOLDS",
     "FAILS",
+    "HOLDS",
     "UNDECIDED",
     "Band",
     "StreamDecision",
@@ -97,9 +97,9 @@ def bounds(x: np.ndarray, error: float) -> tuple[np.ndarray, np.ndarray, np.ndar
     log_e = math.log(1 / error)
     # regularised running mean and variance (the paper's μ̂_t and σ̂²_t, with 1/2 and 1/4 priors)
     mu_reg = (0.5 + np.cumsum(x, axis=-1)) / (t + 1)
-    mu_prev = np.concatenate([np.full(x.shape[:-1] + (1,), 0.5), mu_reg[..., :-1]], axis=-1)
+    mu_prev = np.concatenate([np.full((*x.shape[:-1], 1), 0.5), mu_reg[..., :-1]], axis=-1)
     var_reg = (0.25 + np.cumsum((x - mu_reg) ** 2, axis=-1)) / (t + 1)
-    var_prev = np.concatenate([np.full(x.shape[:-1] + (1,), 0.25), var_reg[..., :-1]], axis=-1)
+    var_prev = np.concatenate([np.full((*x.shape[:-1], 1), 0.25), var_reg[..., :-1]], axis=-1)
     # predictable betting fractions, tuned for a width shrinking like sqrt(log t / t)
     lam = np.minimum(np.sqrt(2 * log_e / (var_prev * t * np.log1p(t))), LAMBDA_CAP)
     v = 4 * (x - mu_prev) ** 2
@@ -237,9 +237,9 @@ def decide_many(
     mean, lo, hi, lo_f, hi_f = (a[..., at] for a in (mean, lo, hi, lo_f, hi_f))
     blo = np.asarray([b.lo for b in bands])[:, None, None]
     bhi = np.asarray([b.hi for b in bands])[:, None, None]
-    holds = ((lo > blo) & (hi < bhi)).all(axis=0)  # (run, look)
-    fails = ((hi_f < blo) | (lo_f > bhi)).any(axis=0)
-    decided = holds | fails
+    holds: np.ndarray = np.asarray(((lo > blo) & (hi < bhi)).all(axis=0))  # (run, look)
+    fails: np.ndarray = np.asarray(((hi_f < blo) | (lo_f > bhi)).any(axis=0))
+    decided: np.ndarray = holds | fails
     runs = x.shape[1]
     first = np.where(decided.any(axis=1), decided.argmax(axis=1), -1)
     stop = np.where(first >= 0, first, len(looks) - 1)
@@ -272,4 +272,4 @@ def fixed_deals(sd: float, margin: float, alpha: float, beta: float, edge: float
         raise ValueError(f"the edge {edge} must lie inside the margin {margin}")
     zb = norm.ppf(1 - beta / 2) if edge == 0 else norm.ppf(1 - beta)
     z = norm.ppf(1 - alpha) + zb
-    return math.ceil(z * z * sd * sd / (margin - abs(edge)) ** 2)
+    return math.ceil(float(z * z * sd * sd / (margin - abs(edge)) ** 2))

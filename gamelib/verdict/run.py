@@ -1,0 +1,411 @@
+"""verdict(): play deals in batches until every question is decided (holds / fails) or the
+game budget runs out (undecided), at each level of a ladder.
+
+Units of play.  Each level's mirror games (that level in every seat; one game a deal, since the
+seats are alike) decide ``fair``, ``stalls``, ``length`` and ``target`` at that level.  Each
+pair of neighbouring levels (weakest first, as a ladder) decides ``skill``: the stronger level
+on one seat and the weaker on the others, every deal played once per seat arrangement (a deal
+from every seat), or, in a solitaire, both levels on the same shuffles.  Every run uses the same
+``seed``, so deal *i* is the same shuffle everywhere (common random numbers), and deal *i* of a
+run is the same game however many deals are played (see :mod:`gamelib.sim`): a verdict is the
+same on any number of workers or executor, and a rerun with a ``resume`` folder replays its
+stored deals and reaches the same decision after the same deals.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelib.core import ConfigError, GamelibWarning, Player, check_seed, config_to_json
+from gamelib.sim import (
+    SimulationInterrupted,
+    _exit_with_parent,
+    _Names,
+    _PartStore,
+    _run,
+    _tidy,
+    default_workers,
+    game_of,
+    n_seats,
+    player_name,
+    run_spec,
+)
+from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
+from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
+
+__all__ = ["decide", "default_questions", "format_verdicts", "verdict"]
+
+#: the columns of a verdict table, in order
+COLUMNS = [
+    "level",
+    "question",
+    "decision",
+    "estimate",
+    "lo",
+    "hi",
+    "measure",
+    "claim",
+    "deals",
+    "games",
+    "margin",
+    "alpha",
+    "beta",
+    "more_deals",
+]
+
+
+def default_questions(config: Any, levels: Sequence[Any]) -> list[Question]:
+    """What a verdict asks when not told: fairness and stalls (a game with opponents), skill
+    when there are two levels or more."""
+    qs: list[Question] = [Fair(), Stalls()] if n_seats(config) > 1 else [Stalls()]
+    if len(levels) > 1:
+        qs.append(Skill())
+    return qs
+
+
+def decide(
+    tables: Sequence[pd.DataFrame],
+    question: Question,
+    *,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    looks: Sequence[int] | None = None,
+    first_batch: int = 50,
+    level: str = "",
+    stronger: str | None = None,
+    weaker: str | None = None,
+) -> dict[str, Any]:
+    """Decide one question on stored run tables (a simulate table, or a ladder's runs): the
+    same sequential procedure a verdict runs, its looks at ``looks`` (default: the batch
+    schedule up to the deals the tables hold).  Returns one verdict row (a dict)."""
+    n = len(tables[0]["deal"].unique())
+    if any(len(t["deal"].unique()) != n for t in tables):
+        raise ValueError("the run tables of one decision must hold the same deals")
+    looks = list(looks) if looks is not None else look_schedule(n, first_batch)
+    seats = len([c for c in tables[0].columns if c.startswith("player_")])
+    ctx = {"n_seats": seats, "stronger": stronger, "weaker": weaker}
+    streams, bands = question.streams(list(tables), **ctx)
+    d = decide_streams(streams, bands, alpha, beta, looks)
+    if d.decision == FAILS:
+        est, lo, hi, measure = question.describe(d.mean, d.lo_fail, d.hi_fail, **ctx)
+    else:
+        est, lo, hi, measure = question.describe(d.mean, d.lo, d.hi, **ctx)
+    games = sum(int((t["deal"] < d.deals).sum()) for t in tables)
+    more = d.more_deals()
+    return {
+        "level": level,
+        "question": question.name,
+        "decision": d.decision,
+        "estimate": est,
+        "lo": lo,
+        "hi": hi,
+        "measure": measure,
+        "claim": question.claim(**ctx),
+        "deals": d.deals,
+        "games": games,
+        "margin": question.margin_value(),
+        "alpha": alpha,
+        "beta": beta,
+        "more_deals": None if more is None else (0 if d.decision != UNDECIDED else math.ceil(more)),
+    }
+
+
+class _Run:
+    """One line-up on the verdict's seed: its finished deals, kept (and stored) as they come."""
+
+    def __init__(self, config: Any, seats: list[Any], rotate: bool, seed: int, cap: int) -> None:
+        self.config, self.seats, self.rotate, self.seed = config, seats, rotate, seed
+        self.per_deal = len(seats) if rotate else 1
+        self.cap = cap
+        self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
+        self.store: _PartStore | None = None
+        self.seconds_per_deal = 0.0
+
+    def attach(self, folder: Path, what: str) -> None:
+        spec = run_spec(self.config, self.seats, self.cap, self.seed, self.rotate)
+        self.store = _PartStore(folder, spec, what)
+        for a, (b, df, _) in self.store.load(self.cap, self.per_deal, self.seed, False).items():
+            self.parts[a] = (b, df)
+
+    def missing(self, upto: int) -> list[tuple[int, int]]:
+        gaps, at = [], 0
+        for a in sorted(self.parts):
+            b = self.parts[a][0]
+            if a > at:
+                gaps.append((at, min(a, upto)))
+            at = max(at, b)
+            if at >= upto:
+                break
+        if at < upto:
+            gaps.append((at, upto))
+        return [(a, b) for a, b in gaps if a < b]
+
+    def done(self) -> int:
+        return sum(b - a for a, (b, _) in self.parts.items())
+
+    def table(self, upto: int) -> pd.DataFrame:
+        frames = [df for a, (b, df) in sorted(self.parts.items()) if a < upto]
+        t = pd.concat(frames, ignore_index=True)
+        return t[t["deal"] < upto].reset_index(drop=True)
+
+
+def verdict(
+    config: Any,
+    levels: Sequence[str | Player],
+    questions: Sequence[Question] | None = None,
+    *,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_games: int = 20_000,
+    seed: int = 0,
+    workers: int | None = None,
+    executor: Any = None,
+    resume: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    first_batch: int = 50,
+    _names: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
+    (weakest first), playing deals in batches until each is decided or a unit's games reach
+    ``max_games``.
+
+    ``alpha``: the chance of a false "holds" (calling unfair rules fair); ``beta``: of a false
+    "fails" (calling fair rules unfair); both hold whenever the run stops.  Returns one row per
+    level (or pair of levels, for ``skill``) and question with the columns of :data:`COLUMNS`;
+    ``table.attrs["verdict"]`` holds what was run.  ``workers``, ``executor`` (a Dask client or
+    address) and ``resume`` (a folder that keeps every finished deal; the same call resumes
+    there) work as in :func:`gamelib.sim.simulate`.
+    """
+    name = _Names(_names)
+    game = game_of(config)
+    check_seed(seed, name("seed"))
+    for what, v in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
+            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
+    if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
+        raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {max_games!r}")
+    if workers is not None and (
+        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+    ):
+        raise ConfigError(f"{name('workers')} must be a positive whole number, got {workers!r}")
+    if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
+        raise ConfigError(f"levels must be a non-empty list of player names, got {levels!r}")
+    for p in levels:
+        game.player(p)  # an unknown name is refused before any game
+    names = [player_name(p) for p in levels]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"each level appears once; got {names}")
+    seats = n_seats(config)
+    qs = list(questions) if questions is not None else default_questions(config, levels)
+    if not qs:
+        raise ConfigError("no question to decide")
+    for q in qs:
+        if isinstance(q, Fair) and seats == 1:
+            raise ConfigError(f"{game.name} is a solitaire: fair has no seats to compare")
+        if isinstance(q, Target) and seats > 1:
+            raise ConfigError(f"target asks a solitaire's win rate; {game.name} has opponents")
+        if isinstance(q, Skill) and len(levels) < 2:
+            raise ConfigError("skill compares two levels: give at least two (weakest first)")
+
+    # the units: each level's mirror games, each neighbouring pair's games
+    runs: dict[tuple[Any, ...], _Run] = {}
+
+    def run_of(lineup: list[Any], rotate: bool) -> _Run:
+        key = (tuple(player_name(p) for p in lineup), rotate)
+        if key not in runs:
+            runs[key] = _Run(config, lineup, rotate, seed, max_games)
+        return runs[key]
+
+    units: list[tuple[str, list[_Run], list[Question], dict[str, Any]]] = []
+    mirror_qs = [q for q in qs if q.unit == "mirror"]
+    skill_qs = [q for q in qs if q.unit == "pair"]
+    for n, p in zip(names, levels, strict=True):
+        if mirror_qs:
+            units.append((n, [run_of([p] * seats, False)], mirror_qs, {}))
+    for (wn, wp), (sn, sp) in zip(
+        zip(names, levels, strict=True), list(zip(names, levels, strict=True))[1:], strict=False
+    ):
+        if not skill_qs:
+            break
+        if seats == 1:
+            pair = [run_of([sp], False), run_of([wp], False)]
+        else:
+            pair = [run_of([sp] + [wp] * (seats - 1), True)]
+        units.append((f"{sn} v {wn}", pair, skill_qs, {"stronger": sn, "weaker": wn}))
+
+    if resume is not None:
+        folder = Path(resume)
+        folder.mkdir(parents=True, exist_ok=True)
+        call = {
+            "game": game.name,
+            "config": config_to_json(config),
+            "levels": names,
+            "questions": [repr(q) for q in qs],
+            "alpha": alpha,
+            "beta": beta,
+            "max_games": max_games,
+            "seed": seed,
+            "first_batch": first_batch,
+        }
+        manifest = folder / "verdict.json"
+        if manifest.exists() and json.loads(manifest.read_text()) != call:
+            raise ConfigError(
+                f"{name('resume')} {folder} holds another verdict's deals; use another folder "
+                "or delete it"
+            )
+        manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
+        for i, r in enumerate(runs.values()):
+            r.attach(folder / f"run-{i}", name("resume"))
+
+    cores = min(workers or default_workers(), default_workers())
+    pool = _LazyPool(cores) if executor is None and cores > 1 else None
+    if workers is not None and workers > default_workers() and executor is None:
+        warnings.warn(
+            f"{name('workers')} {workers}: using {cores} (this machine has {cores} cores)",
+            GamelibWarning,
+            stacklevel=2,
+        )
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} verdict")
+    rows: list[dict[str, Any]] = []
+    try:
+        for label, unit_runs, unit_qs, ctx in units:
+            per_deal = sum(r.per_deal for r in unit_runs)
+            looks = look_schedule(max(1, max_games // per_deal), first_batch)
+            decided: dict[int, dict[str, Any]] = {}
+            for i, upto in enumerate(looks):
+                for r in unit_runs:
+                    _play(r, upto, cores, executor, pool, name)
+                tables = [_tidy(r.table(upto)) for r in unit_runs]
+                last = i == len(looks) - 1
+                for k, q in enumerate(unit_qs):
+                    if k in decided:
+                        continue
+                    row = decide(
+                        tables, q, alpha=alpha, beta=beta, looks=looks[: i + 1], level=label, **ctx
+                    )
+                    if row["decision"] != UNDECIDED or last:
+                        decided[k] = row
+                if len(decided) == len(unit_qs):
+                    break
+            rows += [decided[k] for k in range(len(unit_qs))]
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt as exc:
+        kept = sum(r.done() for r in runs.values())
+        where = (
+            f"kept in {resume}; run the same call again to resume"
+            if resume is not None
+            else f"lost; pass {name.give('resume', 'FOLDER')} to keep finished deals"
+        )
+        raise SimulationInterrupted(f"verdict interrupted: {kept} finished deals {where}") from exc
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out.attrs["verdict"] = {
+        "game": game.name,
+        "config": config_to_json(config),
+        "levels": names,
+        "seed": seed,
+        "alpha": alpha,
+        "beta": beta,
+        "max_games": max_games,
+    }
+    return out
+
+
+class _LazyPool:
+    """Local worker processes, started only once a batch is slow enough to pay for them."""
+
+    def __init__(self, cores: int) -> None:
+        self.cores = cores
+        self.pool: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.cores,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+        return self.pool
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+#: a batch expected to take longer than this (seconds) in this process goes to the workers
+IN_PROCESS_SECONDS = 1.0
+
+
+def _play(
+    run: _Run, upto: int, cores: int, executor: Any, pool: _LazyPool | None, name: _Names
+) -> None:
+    """Play the deals of ``run`` below ``upto`` it does not have, keeping each finished chunk.
+
+    Small fast batches (compiled greedy play: microseconds a game) run in this process; a
+    batch whose deals the run has timed as slow goes to the workers.  Either way deal *i* is
+    the same game, so the choice never changes a result."""
+    todo = run.missing(upto)
+    if not todo:
+        return
+    deals = sum(b - a for a, b in todo)
+    use = executor
+    if use is None and pool is not None and run.seconds_per_deal * deals > IN_PROCESS_SECONDS:
+        use = pool.get()
+    jobs = []
+    for a, b in todo:
+        size = b - a if use is None else max(1, -(-(b - a) // (2 * cores)))
+        for x in range(a, b, size):
+            y = min(x + size, b)
+            jobs.append((run.config, list(run.seats), run.seed, x, y, run.rotate, False, "auto"))
+    t0 = time.perf_counter()
+    for start, (df, _) in _run(iter(jobs), 1 if use is None else cores, use, name("executor")):
+        stop = start + len(df) // run.per_deal
+        if run.store is not None:
+            run.store.save(start, stop, df, False)
+        run.parts[start] = (stop, df)
+    if use is None:
+        run.seconds_per_deal = (time.perf_counter() - t0) / deals
+
+
+def format_verdicts(table: pd.DataFrame) -> str:
+    """The verdict table in plain words: one line per level and question."""
+    lines = []
+    width = max([len(str(x)) for x in table["level"]] + [5])
+    for _, r in table.iterrows():
+        word = {HOLDS: "HOLDS", FAILS: "FAILS", UNDECIDED: "undecided"}[r["decision"]]
+        est = f"{r['estimate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
+        tail = f"{r['deals']} deals, {r['games']} games"
+        if r["decision"] == UNDECIDED:
+            more = r["more_deals"]
+            tail += (
+                "; the estimate sits on the margin"
+                if more is None or (isinstance(more, float) and np.isnan(more))
+                else f"; about {int(more):,} more deals would decide"
+            )
+        lines.append(
+            f"  {r['level']!s:<{width}}  {r['question']:<7} {word:<9}  {r['measure']} {est}"
+            f"  ({r['claim']}; {tail})"
+        )
+    return "\n".join(lines)
