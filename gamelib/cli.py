@@ -255,7 +255,7 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
-def _add_verdict_flags(g: argparse.ArgumentParser, game: Any) -> None:
+def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     g.add_argument(
         "--players",
@@ -294,7 +294,10 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any) -> None:
         default=None,
         help="folder that keeps finished deals; rerun to resume",
     )
-    g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+    if report:
+        g.add_argument("--out", type=Path, required=True, help="the report, an .html file")
+    else:
+        g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
@@ -347,6 +350,18 @@ def build_parser() -> argparse.ArgumentParser:
     for game in GAMES.values():
         g = games.add_parser(game.name, help=f"balance verdicts for {game.name}")
         _add_verdict_flags(g, game)
+
+    rpt = sub.add_parser(
+        "report",
+        help="decide the verdicts and write a balance report a designer can send (HTML)",
+        description="Decides the verdicts as 'gamelib verdict' does, then renders the report "
+        "notebook (papermill) to one HTML file without code: the verdict table across the "
+        "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
+    )
+    games = rpt.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"a balance report for {game.name}")
+        _add_verdict_flags(g, game, report=True)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
@@ -713,6 +728,47 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    import shlex
+
+    from gamelib.report import report
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+
+    config = _config_from_args(args, infer_players=False)
+    levels = _names(args.players)
+    if not levels:
+        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
+    check_output_path(args.out, "--out", ".html")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    questions = _verdict_questions(args, n_seats(config), len(levels))
+    argv = list(args.argv) if getattr(args, "argv", None) is not None else sys.argv[1:]
+    path = report(
+        config,
+        levels,
+        questions,
+        out=args.out,
+        seed=args.seed,
+        alpha=args.alpha,
+        beta=args.beta,
+        max_games=args.max_games,
+        workers=args.workers,
+        executor=args.scheduler,
+        resume=args.resume,
+        progress=not args.no_progress,
+        command=shlex.join(["gamelib", *argv]),
+        _names={
+            **FLAGS,
+            "max_games": "--max-games",
+            "alpha": "--alpha",
+            "beta": "--beta",
+            "out": "--out",
+        },
+    )
+    print(f"report: {path}")
+    return 0
+
+
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from gamelib.ladder import ladder_plan, matchups
     from gamelib.sim import clear_resume, n_seats, result_columns, save
@@ -959,6 +1015,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(argv) if argv is not None else sys.argv[1:]
     commands = {
         "simulate": _cmd_simulate,
         "sweep": _cmd_sweep,
@@ -967,6 +1024,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _cmd_replay,
         "games": _cmd_games,
         "verdict": _cmd_verdict,
+        "report": _cmd_report,
     }
     try:
         with warnings.catch_warnings():

@@ -79,6 +79,10 @@ class Question:
         """The claim in words."""
         raise NotImplementedError
 
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        """Where the claim holds, on the scale of :meth:`describe`'s estimate (None: open)."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Fair(Question):
@@ -121,6 +125,10 @@ class Fair(Question):
     def claim(self, **ctx: Any) -> str:
         n = ctx["n_seats"]
         return f"every seat within ±{self.margin:g} of its fair share {1 / n:.3g}"
+
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        n = ctx["n_seats"]
+        return 1 / n - self.margin, 1 / n + self.margin
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,10 @@ class Skill(Question):
         n = ctx["n_seats"]
         return f"{ctx['stronger']} scores above {1 / n + self.margin:.3g} against {ctx['weaker']}"
 
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        n = ctx["n_seats"]
+        return (self.margin if n == 1 else 1 / n + self.margin), None
+
 
 @dataclass(frozen=True)
 class Target(Question):
@@ -207,6 +219,9 @@ class Target(Question):
     def claim(self, **ctx: Any) -> str:
         return f"win rate within {self.rate:g} ± {self.margin:g}"
 
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        return self.rate - self.margin, self.rate + self.margin
+
 
 @dataclass(frozen=True)
 class Stalls(Question):
@@ -240,6 +255,9 @@ class Stalls(Question):
     def claim(self, **ctx: Any) -> str:
         return f"stalls (no sole winner or turn limit) below {self.ceiling:g}"
 
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        return None, self.ceiling
+
 
 @dataclass(frozen=True)
 class Length(Question):
@@ -272,6 +290,9 @@ class Length(Question):
 
     def claim(self, **ctx: Any) -> str:
         return f"median length within {self.lo}–{self.hi} turns"
+
+    def band(self, **ctx: Any) -> tuple[float | None, float | None]:
+        return None, 0.5
 
 
 #: the questions by the name the command line uses

@@ -57,6 +57,8 @@ COLUMNS = [
     "hi",
     "measure",
     "claim",
+    "band_lo",
+    "band_hi",
     "deals",
     "games",
     "margin",
@@ -104,6 +106,7 @@ def decide(
         est, lo, hi, measure = question.describe(d.mean, d.lo, d.hi, **ctx)
     games = sum(int((t["deal"] < d.deals).sum()) for t in tables)
     more = d.more_deals()
+    band_lo, band_hi = question.band(**ctx)
     return {
         "level": level,
         "question": question.name,
@@ -113,6 +116,8 @@ def decide(
         "hi": hi,
         "measure": measure,
         "claim": question.claim(**ctx),
+        "band_lo": band_lo,
+        "band_hi": band_hi,
         "deals": d.deals,
         "games": games,
         "margin": question.margin_value(),
@@ -175,6 +180,7 @@ def verdict(
     resume: str | os.PathLike[str] | None = None,
     progress: bool = True,
     first_batch: int = 50,
+    tables: dict[str, list[pd.DataFrame]] | None = None,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -186,7 +192,8 @@ def verdict(
     level (or pair of levels, for ``skill``) and question with the columns of :data:`COLUMNS`;
     ``table.attrs["verdict"]`` holds what was run.  ``workers``, ``executor`` (a Dask client or
     address) and ``resume`` (a folder that keeps every finished deal; the same call resumes
-    there) work as in :func:`gamelib.sim.simulate`.
+    there) work as in :func:`gamelib.sim.simulate`.  ``tables``, a dict, receives each unit's
+    games up to its last look (key: the row's ``level``; a list of run tables) for charts.
     """
     name = _Names(_names)
     game = game_of(config)
@@ -291,19 +298,27 @@ def verdict(
             for i, upto in enumerate(looks):
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
-                tables = [_tidy(r.table(upto)) for r in unit_runs]
+                unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
                 last = i == len(looks) - 1
                 for k, q in enumerate(unit_qs):
                     if k in decided:
                         continue
                     row = decide(
-                        tables, q, alpha=alpha, beta=beta, looks=looks[: i + 1], level=label, **ctx
+                        unit_tables,
+                        q,
+                        alpha=alpha,
+                        beta=beta,
+                        looks=looks[: i + 1],
+                        level=label,
+                        **ctx,
                     )
                     if row["decision"] != UNDECIDED or last:
                         decided[k] = row
                 if len(decided) == len(unit_qs):
                     break
             rows += [decided[k] for k in range(len(unit_qs))]
+            if tables is not None:
+                tables[label] = unit_tables
             if bar is not None:
                 bar.update(1)
     except KeyboardInterrupt as exc:

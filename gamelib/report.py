@@ -1,0 +1,162 @@
+"""gamelib report: a balance report a designer can send, as one HTML file.
+
+The verdicts are decided here, in the calling process (with a progress bar, and resumable like
+:func:`gamelib.verdict.verdict`); their tables are written to a scratch folder, and the report
+notebook (``gamelib/templates/report.ipynb``, a parameterized notebook) renders them through
+papermill; nbconvert's HTML exporter then writes it without its code cells.  The notebook also
+runs on its own (``RESULTS = None`` decides the verdicts inside it), so what a report shows is
+what the committed template computes from the data, never typed by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gamelib.core import GamelibError, Player, config_to_json
+from gamelib.sim import check_output_path, game_of
+from gamelib.verdict import Question, verdict
+
+__all__ = ["ReportError", "questions_to_json", "report", "template_path"]
+
+
+class ReportError(GamelibError):
+    """The report notebook failed to execute or render."""
+
+
+def template_path() -> Path:
+    """The report notebook shipped with gamelib."""
+    return Path(str(resources.files("gamelib") / "templates" / "report.ipynb"))
+
+
+def questions_to_json(questions: Sequence[Question]) -> list[dict[str, Any]]:
+    """Questions as JSON data the template rebuilds with ``QUESTIONS[name](**fields)``."""
+    return [{"name": q.name, **dataclasses.asdict(q)} for q in questions]
+
+
+def write_results(folder: Path, table: pd.DataFrame, tables: dict[str, list[pd.DataFrame]]) -> None:
+    """The verdict table and each unit's games, as the template reads them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = json.loads(table.to_json(orient="records"))
+    (folder / "verdict.json").write_text(
+        json.dumps({"rows": rows, "run": table.attrs.get("verdict", {})}, indent=1),
+        encoding="utf-8",
+    )
+    index: dict[str, list[str]] = {}
+    for i, (label, runs) in enumerate(tables.items()):
+        index[label] = []
+        for j, t in enumerate(runs):
+            name = f"unit-{i}-{j}.parquet"
+            keep = [c for c in t.columns if c in _KEPT or c.startswith(_KEPT_PREFIXES)]
+            t[keep].to_parquet(folder / name, index=False)
+            index[label].append(name)
+    (folder / "tables.json").write_text(json.dumps(index, indent=1), encoding="utf-8")
+
+
+def read_results(
+    folder: str | os.PathLike[str],
+) -> tuple[pd.DataFrame, dict[str, Any], dict[str, list[pd.DataFrame]]]:
+    """(verdict table, what was run, {level: [run tables]}) from :func:`write_results`."""
+    folder = Path(folder)
+    data = json.loads((folder / "verdict.json").read_text(encoding="utf-8"))
+    index = json.loads((folder / "tables.json").read_text(encoding="utf-8"))
+    tables = {k: [pd.read_parquet(folder / n) for n in names] for k, names in index.items()}
+    return pd.DataFrame(data["rows"]), data["run"], tables
+
+
+#: the outcome columns the report reads (the rules are stated once, from the config)
+_KEPT = ("deal", "rotation", "winner", "n_winners", "reason", "turns", "winner_player")
+_KEPT_PREFIXES = ("player_", "score_", "win_")
+
+
+def report(
+    config: Any,
+    levels: Sequence[str | Player],
+    questions: Sequence[Question] | None = None,
+    *,
+    out: str | os.PathLike[str],
+    seed: int = 0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_games: int = 20_000,
+    workers: int | None = None,
+    executor: Any = None,
+    resume: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    command: str | None = None,
+    _names: dict[str, str] | None = None,
+) -> Path:
+    """Decide the verdicts (as :func:`gamelib.verdict.verdict`, same arguments) and write the
+    report to ``out`` (an ``.html`` file): the verdict table across the ladder, charts with
+    their intervals, game lengths and victory margins, and what was run — gamelib's version,
+    the seed, the rules and ``command``, the command line that reproduces the report.
+    Returns the path written."""
+    import nbformat
+    import papermill
+    from nbconvert import HTMLExporter
+
+    path = check_output_path(out, (_names or {}).get("out", "out"), ".html")
+    game = game_of(config)
+    tables: dict[str, list[pd.DataFrame]] = {}
+    table = verdict(
+        config,
+        levels,
+        questions,
+        alpha=alpha,
+        beta=beta,
+        max_games=max_games,
+        seed=seed,
+        workers=workers,
+        executor=executor,
+        resume=resume,
+        progress=progress,
+        tables=tables,
+        _names=_names,
+    )
+    asked = questions if questions is not None else []
+    with tempfile.TemporaryDirectory(prefix="gamelib-report-") as tmp:
+        scratch = Path(tmp)
+        write_results(scratch / "results", table, tables)
+        params = {
+            "GAME": game.name,
+            "CONFIG": config_to_json(config),
+            "LEVELS": [str(x) for x in table.attrs["verdict"]["levels"]],
+            "QUESTIONS": questions_to_json(asked),
+            "SEED": seed,
+            "ALPHA": alpha,
+            "BETA": beta,
+            "MAX_GAMES": max_games,
+            "COMMAND": command or "",
+            "RESULTS": str(scratch / "results"),
+        }
+        executed = scratch / "report.ipynb"
+        try:
+            papermill.execute_notebook(
+                str(template_path()),
+                str(executed),
+                parameters=params,
+                progress_bar=progress and {"desc": "rendering the report"},
+                kernel_name="python3",
+                cwd=tmp,
+            )
+        except papermill.PapermillExecutionError as exc:
+            raise ReportError(
+                f"the report notebook failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}"
+            ) from None
+        nb = nbformat.read(executed, as_version=4)  # type: ignore[no-untyped-call]
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True)  # type: ignore[no-untyped-call]
+    exporter.exclude_output_prompt = True
+    title = f"{game.name.replace('_', ' ').title()}: balance report"
+    html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    tmp_out = path.with_name(path.name + ".part")
+    tmp_out.write_text(html, encoding="utf-8")
+    tmp_out.replace(path)
+    return path
