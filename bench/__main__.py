@@ -25,6 +25,11 @@ Every run (``--only GAME`` too: that game's row) also times clones of a mid-game
 (seeded random play to half the game's length): the reference engine's ``clone()``, one random
 move on it (legal moves and apply, clone cost subtracted), and a ``.copy()`` of the compiled
 core's state vector built by ``from_reference`` — the "clones" key of the report.
+
+A full run also reports what a balance verdict costs (``bench/verdict_cost.py``): the deals a
+sequential fairness verdict plays against a fixed-size test with the same α and β, on synthetic
+streams at edges 0 to 4δ and on Garner setup A under greedy play — the "verdict_cost" key;
+``--verdict-only`` runs just those rows into ``bench/results/verdict-cost.json``.
 """
 
 from __future__ import annotations
@@ -587,7 +592,20 @@ def main(argv: list[str] | None = None) -> int:
         help="only one game's rows (Python engine and kernel): no peers, no scaling run",
     )
     parser.add_argument("--no-search", action="store_true", help="skip the search players' rows")
+    parser.add_argument(
+        "--verdict-only",
+        action="store_true",
+        help="only the verdict-cost rows (sequential vs fixed-size deals), into "
+        "bench/results/verdict-cost.json",
+    )
     args = parser.parse_args(argv)
+    if args.verdict_only:
+        from bench import verdict_cost
+
+        out = args.out or RESULTS / "verdict-cost.json"
+        out.write_text(json.dumps(verdict_cost.main(), indent=2) + "\n")
+        print(f"written: {out}")
+        return 0
     rows: list[dict[str, Any]] = []
     if args.only:
         peers: list[tuple[str, str, Callable[[int], int]]] = []
@@ -683,6 +701,11 @@ def main(argv: list[str] | None = None) -> int:
             f"speed-up {scale['speedup']}×"
         )
     search = search_rows(wanted) if not args.no_search else []
+    cost = None
+    if not args.only:
+        from bench import verdict_cost
+
+        cost = verdict_cost.main()
     goals = targets(rows)
     if goals:
         print(f"\n{'random play, compiled':<28} {'÷ tic-tac-toe':>14} {'target':>7} "
@@ -718,6 +741,7 @@ def main(argv: list[str] | None = None) -> int:
         "scaling": scale,
         "targets": goals,
         "search": search,
+        "verdict_cost": cost,
         "scale_runs": scale_runs,
         "skipped": missing,
     }

@@ -5,7 +5,7 @@ within β, with deals whose two games are correlated (a deal played from both se
 import numpy as np
 import pytest
 
-from gamelib.verdict.sequential import Band, bounds, decide_many, look_schedule
+from gamelib.verdict.sequential import Band, bounds, decide_many, fixed_deals, look_schedule
 
 RUNS = 1000
 ALPHA = BETA = 0.05
@@ -74,5 +74,18 @@ def test_bounds_cover_the_mean_at_every_time():
     _, lo, hi = bounds(x, 0.05)
     assert ((lo > 0.3).any(axis=1)).mean() <= 0.05 + simulation_error(0.05, 2000)
     assert ((hi < 0.3).any(axis=1)).mean() <= 0.05 + simulation_error(0.05, 2000)
+    # tuned to edges just either side of the truth (the tightest tuning), still at every time
+    _, lo, hi = bounds(x, 0.05, edges=(0.28, 0.32))
+    assert ((lo > 0.3).any(axis=1)).mean() <= 0.05 + simulation_error(0.05, 2000)
+    assert ((hi < 0.3).any(axis=1)).mean() <= 0.05 + simulation_error(0.05, 2000)
     with pytest.raises(ValueError, match="lie in"):
         bounds(np.array([0.2, 1.5]), 0.05)
+
+
+def test_fixed_size_baseline():
+    # TOST at an even game: (z_0.95 + z_0.975)² · 0.25 / 0.03² = 3,610 deals
+    assert fixed_deals(0.5, 0.03, 0.05, 0.05) == 3610
+    # beyond the margin a one-sided test; nearer the margin needs more deals
+    assert fixed_deals(0.5, 0.03, 0.05, 0.05, edge=0.06) < fixed_deals(0.5, 0.03, 0.05, 0.05, 0.045)
+    with pytest.raises(ValueError, match="on the margin"):
+        fixed_deals(0.5, 0.03, 0.05, 0.05, edge=0.03)

@@ -79,7 +79,9 @@ class Band:
         return int(math.isfinite(self.lo)) + int(math.isfinite(self.hi))
 
 
-def bounds(x: np.ndarray, error: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bounds(
+    x: np.ndarray, error: float, edges: Sequence[float] = ()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Running mean and one-sided anytime-valid lower and upper bounds on the mean of ``x``.
 
     ``x``: values in [0, 1], the last axis is time (leading axes are independent streams, e.g.
@@ -87,6 +89,15 @@ def bounds(x: np.ndarray, error: float) -> tuple[np.ndarray, np.ndarray, np.ndar
     t, the mean of the first t values and the predictable plug-in empirical-Bernstein bounds
     (Waudby-Smith and Ramdas 2023, eq. (13), one-sided at ``error``) with their running
     intersection, so P(lower ever exceeds the true mean) ≤ ``error`` and likewise for upper.
+
+    Betting fractions.  Any predictable λ_t keeps the guarantee; the choice only moves where the
+    bounds are tight.  Without ``edges``, the paper's λ_t = sqrt(2 log(1/error) / (σ̂²_{t−1}
+    t log(1 + t))).  With ``edges`` (the band edges the bounds will be compared with), each
+    side tunes λ for the sample size at which it would reach the nearest edge on its side, as
+    the paper tunes λ for a sample size of interest: λ_t = sqrt(2 log(1/error) / (σ̂²_{t−1}
+    max(t, n*_t))) with n*_t = 2 · 2 log(1/error) σ̂²_{t−1} / gap²_{t−1}, the gap measured from
+    the previous running mean (so λ stays predictable).  Near a margin this halves the deals a
+    decision needs (``make bench``: 10.7k → about 5k for an even game at δ = 0.03).
     """
     if not 0 < error < 1:
         raise ValueError(f"error must lie in (0, 1), got {error}")
@@ -100,15 +111,28 @@ def bounds(x: np.ndarray, error: float) -> tuple[np.ndarray, np.ndarray, np.ndar
     mu_prev = np.concatenate([np.full((*x.shape[:-1], 1), 0.5), mu_reg[..., :-1]], axis=-1)
     var_reg = (0.25 + np.cumsum((x - mu_reg) ** 2, axis=-1)) / (t + 1)
     var_prev = np.concatenate([np.full((*x.shape[:-1], 1), 0.25), var_reg[..., :-1]], axis=-1)
-    # predictable betting fractions, tuned for a width shrinking like sqrt(log t / t)
-    lam = np.minimum(np.sqrt(2 * log_e / (var_prev * t * np.log1p(t))), LAMBDA_CAP)
     v = 4 * (x - mu_prev) ** 2
-    psi = (-np.log1p(-lam) - lam) / 4
-    sum_lam = np.cumsum(lam, axis=-1)
-    centre = np.cumsum(lam * x, axis=-1) / sum_lam
-    half = (log_e + np.cumsum(v * psi, axis=-1)) / sum_lam
-    lower = np.maximum.accumulate(np.clip(centre - half, 0.0, 1.0), axis=-1)
-    upper = np.minimum.accumulate(np.clip(centre + half, 0.0, 1.0), axis=-1)
+    finite = [float(e) for e in edges if math.isfinite(e)]
+
+    def side(sign: int) -> np.ndarray:
+        horizon = t * np.log1p(t)
+        if finite:
+            gap = np.full(x.shape, np.inf)
+            for e in finite:
+                g = sign * (mu_prev - e)  # how far the bound on this side has to travel
+                gap = np.where(g > 0, np.minimum(gap, g), gap)
+            target = 4 * log_e * var_prev / np.maximum(gap, 1e-6) ** 2
+            horizon = np.where(np.isinf(gap), horizon, np.maximum(t, np.minimum(target, 1e9)))
+        lam = np.minimum(np.sqrt(2 * log_e / (var_prev * horizon)), LAMBDA_CAP)
+        psi = (-np.log1p(-lam) - lam) / 4
+        sum_lam = np.cumsum(lam, axis=-1)
+        centre = np.cumsum(lam * x, axis=-1) / sum_lam
+        half = (log_e + np.cumsum(v * psi, axis=-1)) / sum_lam
+        if sign > 0:
+            return np.maximum.accumulate(np.clip(centre - half, 0.0, 1.0), axis=-1)
+        return np.minimum.accumulate(np.clip(centre + half, 0.0, 1.0), axis=-1)
+
+    lower, upper = side(+1), side(-1)
     mean = np.cumsum(x, axis=-1) / t
     return mean, lower, upper
 
@@ -232,9 +256,13 @@ def decide_many(
     n_edges = sum(b.edges for b in bands)
     beta_each = beta / n_edges
     at = np.asarray(looks) - 1
-    mean, lo, hi = bounds(x, alpha)
-    _, lo_f, hi_f = bounds(x, beta_each) if beta_each != alpha else (mean, lo, hi)
-    mean, lo, hi, lo_f, hi_f = (a[..., at] for a in (mean, lo, hi, lo_f, hi_f))
+    parts = []
+    for k, band in enumerate(bands):  # each stream's bounds tuned to its own band's edges
+        edges = (band.lo, band.hi)
+        m, lo_k, hi_k = bounds(x[k], alpha, edges)
+        _, lof_k, hif_k = bounds(x[k], beta_each, edges) if beta_each != alpha else (m, lo_k, hi_k)
+        parts.append([a[..., at] for a in (m, lo_k, hi_k, lof_k, hif_k)])
+    mean, lo, hi, lo_f, hi_f = (np.stack([p[i] for p in parts]) for i in range(5))
     blo = np.asarray([b.lo for b in bands])[:, None, None]
     bhi = np.asarray([b.hi for b in bands])[:, None, None]
     holds: np.ndarray = np.asarray(((lo > blo) & (hi < bhi)).all(axis=0))  # (run, look)
@@ -260,16 +288,24 @@ def decide_many(
 
 
 def fixed_deals(sd: float, margin: float, alpha: float, beta: float, edge: float = 0.0) -> int:
-    """Deals a fixed-size equivalence test (TOST, normal approximation) needs to call a mean
-    within ±``margin`` with error α when the true edge is ``edge`` and to miss it at most
-    β of the time: n = (z_{1−α} + z_{1−β/2})² sd² / (margin − |edge|)² at edge 0 (Chow, Shao and
-    Wang 2008, "Sample Size Calculations in Clinical Research", §3.2.3), and
-    (z_{1−α} + z_{1−β})² sd² / (margin − |edge|)² otherwise.  The baseline the sequential
-    test is compared with in ``make bench``."""
+    """Deals a fixed-size test needs, the baseline the sequential test is compared with in
+    ``make bench`` (normal approximation).
+
+    Inside the margin (``|edge| < margin``), an equivalence test (TOST) calling the mean within
+    ±``margin`` with error α and missing it at most β of the time:
+    n = (z_{1−α} + z_{1−β/2})² sd² / margin² at edge 0 and (z_{1−α} + z_{1−β})² sd² /
+    (margin − |edge|)² otherwise (Chow, Shao and Wang 2008, "Sample Size Calculations in
+    Clinical Research", §3.2.3).  Beyond it (``|edge| > margin``), a one-sided test calling the
+    mean outside the margin with error β and missing that at most α of the time:
+    (z_{1−β} + z_{1−α})² sd² / (|edge| − margin)².  On the margin no fixed size decides."""
     from scipy.stats import norm
 
-    if not 0 <= abs(edge) < margin:
-        raise ValueError(f"the edge {edge} must lie inside the margin {margin}")
-    zb = norm.ppf(1 - beta / 2) if edge == 0 else norm.ppf(1 - beta)
-    z = norm.ppf(1 - alpha) + zb
-    return math.ceil(float(z * z * sd * sd / (margin - abs(edge)) ** 2))
+    gap = abs(abs(edge) - margin)
+    if gap == 0:
+        raise ValueError(f"the edge {edge} lies on the margin {margin}: no fixed size decides")
+    if abs(edge) < margin:
+        zb = norm.ppf(1 - beta / 2) if edge == 0 else norm.ppf(1 - beta)
+        z = norm.ppf(1 - alpha) + zb
+    else:
+        z = norm.ppf(1 - beta) + norm.ppf(1 - alpha)
+    return math.ceil(float(z * z * sd * sd / gap**2))
