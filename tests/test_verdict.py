@@ -66,6 +66,21 @@ def test_same_decision_on_one_worker_and_two():
     pd.testing.assert_frame_equal(one, two)
 
 
+def test_same_decision_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    args = (garner_a(), ["random", "greedy"], [Fair(), Skill()])
+    kw = {"seed": 5, "progress": False, "max_games": 1500}
+    local = verdict(*args, workers=1, **kw)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = verdict(*args, executor=client, **kw)
+    pd.testing.assert_frame_equal(local, on_dask)
+
+
 def test_an_interrupted_verdict_resumes_to_the_same_decision(tmp_path, monkeypatch):
     args = (garner_a(), ["random"], [Fair(), Stalls()])
     kw = {"seed": 6, "progress": False, "workers": 1, "max_games": 4000}
