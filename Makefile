@@ -7,7 +7,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
 LINTED := gamelib tests bench
 CROSSCHECK_GAMES ?= 100000
 
-.PHONY: help install analysis test lint lab bench crosscheck results lock clean
+.PHONY: help install warm analysis test lint lab bench crosscheck results lock clean
 
 help:
 	@echo "make analysis  - set up .venv and execute every notebook in place"
@@ -17,6 +17,7 @@ help:
 	@echo "make crosscheck - replay 10^5 compiled games of each game through the reference engines"
 	@echo "make results   - re-make every stored study in data/results/ (then make analysis)"
 	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
+	@echo "make warm      - compile every game's engines into numba's cache (make install does)"
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "gamelib needs Python 3.11+"'
@@ -26,9 +27,15 @@ $(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@echo "compiling the game engines into numba's on-disk cache (a few minutes once; seconds when cached)"
+	$(BIN)/python -m gamelib.warm
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# again after editing a kernel or pointing NUMBA_CACHE_DIR elsewhere (seconds when all is cached)
+warm: $(STAMP)
+	$(BIN)/python -m gamelib.warm
 
 analysis: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \

@@ -30,6 +30,9 @@ A full run also reports what a balance verdict costs (``bench/verdict_cost.py``)
 sequential fairness verdict plays against a fixed-size test with the same α and β, on synthetic
 streams at edges 0 to 4δ and on Garner setup A under greedy play — the "verdict_cost" key;
 ``--verdict-only`` runs just those rows into ``bench/results/verdict-cost.json``.
+
+Every run ends with the start-up of a small command-line run of each game wanted, cold (an
+empty numba cache) and warm (``bench/startup.py``) — the "startup" key.
 """
 
 from __future__ import annotations
@@ -701,6 +704,10 @@ def main(argv: list[str] | None = None) -> int:
             f"speed-up {scale['speedup']}×"
         )
     search = search_rows(wanted) if not args.no_search else []
+    from bench.startup import startup_rows
+
+    print("\nstart-up of a small command-line run (bench/startup.py), cold and warm:")
+    startup = startup_rows(wanted)
     cost = None
     if not args.only:
         from bench import verdict_cost
@@ -743,6 +750,7 @@ def main(argv: list[str] | None = None) -> int:
         "search": search,
         "verdict_cost": cost,
         "scale_runs": scale_runs,
+        "startup": startup,
         "skipped": missing,
     }
     if args.out is None:  # a partial run never overwrites the full run's results

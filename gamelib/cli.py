@@ -872,9 +872,20 @@ def _ladder_report(table: pd.DataFrame) -> str:
 # --- gamelib tune (issue 14) ---------------------------------------------------------------
 
 
-def _add_tune_parser(sub: Any) -> None:
-    from gamelib.tune import OBJECTIVE_HELP
+class _TuneParser(_OneLineParser):
+    """A ``tune GAME`` parser: its ``--objective`` help comes from :mod:`gamelib.tune` (which
+    imports pandas) only when the help is shown, so no other command pays that import."""
 
+    def format_help(self) -> str:
+        from gamelib.tune import OBJECTIVE_HELP
+
+        for action in self._actions:
+            if action.dest == "objective":
+                action.help = OBJECTIVE_HELP
+        return super().format_help()
+
+
+def _add_tune_parser(sub: Any) -> None:
     tun = sub.add_parser(
         "tune",
         help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
@@ -882,7 +893,7 @@ def _add_tune_parser(sub: Any) -> None:
         "and the original rules are then played on fresh seeds and reported with 95%% "
         "intervals (see gamelib.tune).",
     )
-    games = tun.add_subparsers(dest="game", required=True, metavar="GAME")
+    games = tun.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_TuneParser)
     for game in GAMES.values():
         g = games.add_parser(game.name, help=f"tune {game.name} rules")
         g.add_argument("--setup", default=None, help=f"the base rules: {', '.join(game.setups)}")
@@ -896,7 +907,11 @@ def _add_tune_parser(sub: Any) -> None:
             "choices separated by ';'); FIELD[i] tunes one element of a tuple field",
         )
         g.add_argument(
-            "--objective", action="append", required=True, metavar="TERM", help=OBJECTIVE_HELP
+            "--objective",
+            action="append",
+            required=True,
+            metavar="TERM",
+            help="a term of the objective",
         )
         g.add_argument("--budget", type=int, required=True, help="trials to finish")
         g.add_argument("-n", "--games", type=int, required=True, help="deals per trial")

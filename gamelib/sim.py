@@ -446,7 +446,8 @@ def simulate(
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
 
-    ``seed``: 0 ≤ seed < 2**128.  ``workers``: local processes (default: every core; 1 runs in
+    ``seed``: 0 ≤ seed < 2**128.  ``workers``: local processes (default: every core, for a run
+    with enough work to pay for starting them — a small run plays in this process; 1 runs in
     this process; never more than the cores or the chunks of work).  ``executor``: a
     ``dask.distributed.Client``, a scheduler address (``"tcp://host:port"``) or any
     ``concurrent.futures.Executor``; the table is identical whichever runs it.  ``records``:
@@ -517,6 +518,10 @@ def simulate(
         chunk_size = 20_000 if engine == "compiled" else max(1, min(2000, share))
     n_chunks = _n_spans(todo, chunk_size)
     n_workers = max(1, min(cores, n_chunks))
+    # a run through the reference engine comes in small chunks (at most 1/(8·cores) of it):
+    # unless workers were asked for, it starts here and goes to workers only once its first
+    # chunks show that the rest would take longer than starting them (a few games never do)
+    adaptive = executor is None and workers is None and engine == "python"
     if executor is None and workers is not None and n_workers < workers and n_chunks:
         warnings.warn(
             f"{name('workers')} {workers}: using {n_workers} "
@@ -543,7 +548,10 @@ def simulate(
     bar.update(sum(len(df) for _, df, _ in parts.values()))
     finished = False
     try:
-        for start, (df, recs) in _run(jobs, n_workers, executor, name("executor")):
+        run = _run(
+            jobs, n_workers, executor, name("executor"), here_first=n_chunks if adaptive else 0
+        )
+        for start, (df, recs) in run:
             stop = start + len(df) // per_game
             rec_path = None
             if rec_dir is not None:
@@ -1011,8 +1019,29 @@ Job = tuple[Any, ...]
 Done = tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]
 
 
-def _run(jobs: Iterator[Job], n_workers: int, executor: Any, what: str) -> Iterator[Done]:
-    """Run chunks, yielding (chunk start, result) as they finish."""
+#: about what starting local worker processes costs, in seconds (spawning Python, importing
+#: gamelib, pandas and numba, loading the compiled core: 1–2 s on a 2-core machine)
+WORKER_START_SECONDS = 2.0
+
+
+def _run(
+    jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
+) -> Iterator[Done]:
+    """Run chunks, yielding (chunk start, result) as they finish.  ``here_first``: the number of
+    chunks, when they may start in this process and go to workers only if the rest would take
+    longer than starting them (:data:`WORKER_START_SECONDS`)."""
+    if executor is None or isinstance(executor, Executor):
+        jobs = _note_if_cold(jobs)
+    if executor is None and n_workers > 1 and here_first:
+        t0 = time.perf_counter()
+        for done, job in enumerate(jobs, 1):
+            yield job[3], run_chunk(*job)
+            left = here_first - done
+            rest = left * (time.perf_counter() - t0) / done
+            if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
+                yield from _run(jobs, min(n_workers, left), None, what)
+                return
+        return
     if executor is None and n_workers == 1:
         for job in jobs:
             yield job[3], run_chunk(*job)
@@ -1036,6 +1065,21 @@ def _run(jobs: Iterator[Job], n_workers: int, executor: Any, what: str) -> Itera
         yield from _run_on(executor, jobs, 2 * max(n_workers, default_workers()))
         return
     yield from _run_on_dask(executor, jobs)
+
+
+def _note_if_cold(jobs: Iterator[Job]) -> Iterator[Job]:
+    """The jobs, after a one-line note (:func:`gamelib.warm.note_if_cold`) when the first one
+    is about to compile its game's engine: numba would otherwise work for a minute silently."""
+    first = next(jobs, None)
+    if first is None:
+        return
+    from gamelib.warm import note_if_cold
+
+    config, players, engine = first[0], first[1], first[7]
+    game = game_of(config)
+    note_if_cold(game.name, players, engine_for(game, players, engine))
+    yield first
+    yield from jobs
 
 
 def _exit_with_parent(parent: int) -> None:

@@ -1,26 +1,31 @@
-"""Intervals and balance metrics for result tables (scipy / statsmodels underneath)."""
+"""Intervals and balance metrics for result tables (scipy / statsmodels underneath).
+
+scipy and statsmodels are imported inside the functions that use them: together they take
+seconds to import, and ``gamelib simulate`` needs only Wilson intervals (the standard library's
+normal quantile), so a small run prints its table without them.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import statsmodels.formula.api as smf
-from scipy import stats
-from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
 
 
 def wilson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (e.g. a win rate)."""
+    """The Wilson score interval for a proportion (e.g. a win rate): Wilson (1927), "Probable
+    inference, the law of succession, and statistical inference", JASA 22(158) — the same
+    interval as statsmodels' ``proportion_confint(method="wilson")`` (a test holds them equal)."""
     if n == 0:
         return (0.0, 1.0)
-    lo, hi = proportion_confint(successes, n, alpha=1 - level, method="wilson")
-    return float(lo), float(hi)
+    # statsmodels' proportion_confint(method="wilson") to within 1e-14, without importing scipy;
+    # the bounds at 0 and n successes are exact (the formula leaves a rounding error there)
+    lo, hi = _wilson_at(successes / n, n, NormalDist().inv_cdf(0.5 + level / 2))
+    return (0.0 if successes == 0 else lo, 1.0 if successes == n else hi)
 
 
 def win_rates(table: pd.DataFrame, by: str = "player", level: float = 0.95) -> pd.DataFrame:
@@ -85,6 +90,8 @@ def paired_difference(
     Rows are paired by ``deal`` and ``rotation`` (and must share their seeds), so the deal's own
     luck cancels; the interval is the paired t interval and ``p_value`` the paired t-test's.
     """
+    from scipy import stats
+
     keys = ["deal", "rotation"]
     for name, t in (("a", a), ("b", b)):
         missing = [k for k in [*keys, "seed"] if k not in t]
@@ -125,6 +132,9 @@ def games_needed(
     advantage: float, *, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8
 ) -> int:
     """Games needed to detect a seat win rate of ``baseline + advantage`` (two-sided test)."""
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
     if not 0 < baseline + advantage < 1 or advantage == 0:
         raise ValueError(f"advantage {advantage} must be non-zero and keep the rate inside (0, 1)")
     effect = proportion_effectsize(baseline + advantage, baseline)
@@ -230,6 +240,8 @@ def mean_table(
     values: pd.DataFrame, by: str | list[str], column: str, level: float = 0.95
 ) -> pd.DataFrame:
     """Mean of a column per group with its t interval."""
+    from scipy import stats
+
     rows = []
     for key, g in values.groupby(by, observed=True, sort=True):
         x = g[column].astype(float)
@@ -268,6 +280,8 @@ def effect(
     "cluster"``): rows that share a cluster value (the seats of one game, the seat rotations of
     one deal) are not independent, so the interval counts clusters; a ``clusters`` column says
     how many."""
+    import statsmodels.formula.api as smf
+
     groups = [(None, values)] if by is None else values.groupby(by, observed=True, sort=True)
     rows = []
     for key, g in groups:
@@ -346,6 +360,8 @@ def rates_against_reference(
     ``reference`` is a number or the name of a column (e.g. each seat's fair share).  Adds
     ``reference``, ``p_value``, ``p_adjusted`` and ``differs`` (rejected after adjustment).
     """
+    from scipy import stats
+
     if rates.empty:
         raise ValueError("no rates to test")
     out = rates.copy()
@@ -375,6 +391,8 @@ def clustered_mean_table(
     replay one deal from every seat are not independent, so each deal's rows are averaged first
     and the interval counts deals, not games.  Columns: the ``by`` keys, ``n`` (rows),
     ``clusters``, ``mean``, ``lo``, ``hi``."""
+    from scipy import stats
+
     names = [by] if isinstance(by, str) else list(by)
     if cluster not in values:
         raise ValueError(f"no cluster column {cluster!r}")
@@ -598,6 +616,8 @@ def adjust_pvalues(
     ``"fdr_bh"`` (Benjamini–Hochberg) the expected share of false rejections.  ``alpha`` is the
     family's level.  ``table.attrs["procedure"]`` names the procedure for the prose.
     """
+    from statsmodels.stats.multitest import multipletests
+
     if method not in PROCEDURES:
         raise ValueError(f"method must be one of {sorted(PROCEDURES)}, got {method!r}")
     if p not in table:
@@ -635,6 +655,8 @@ def seat_screen(
     only because it stalls is visible.  Each row must be an independent game (one game a deal
     per group); for rotated seats use :func:`clustered_rate`.
     """
+    from scipy import stats
+
     seats = sorted(int(c.split("_")[1]) for c in table.columns if c.startswith("player_"))
     if seat not in seats:
         raise ValueError(f"the table has no seat {seat}; seats: {seats}")
@@ -670,6 +692,8 @@ def seat_screen(
 
 def wilson_half_width(n: int, p: float = 0.5, level: float = 0.95) -> float:
     """Half the width of the Wilson interval for ``n`` games whose observed rate is ``p``."""
+    from scipy import stats
+
     if n <= 0:
         raise ValueError(f"n must be positive, got {n}")
     z = float(stats.norm.ppf(0.5 + level / 2))
@@ -679,6 +703,8 @@ def wilson_half_width(n: int, p: float = 0.5, level: float = 0.95) -> float:
 def games_for_half_width(half_width: float, p: float = 0.5, level: float = 0.95) -> int:
     """The fewest games whose Wilson interval at rate ``p`` is at most ±``half_width`` wide
     (``p = 0.5`` is the widest case, so the answer holds for any rate)."""
+    from scipy import stats
+
     if not 0 < half_width < 0.5:
         raise ValueError(f"half_width must lie in (0, 0.5), got {half_width}")
     z = float(stats.norm.ppf(0.5 + level / 2))
@@ -716,6 +742,8 @@ def clustered_rate(
     ``clusters``, ``rate``, ``se``, ``effective_games``, ``lo``, ``hi``, and ``naive_lo`` /
     ``naive_hi`` (the Wilson interval that treats every game as independent).
     """
+    from scipy import stats
+
     y = table[success] if isinstance(success, str) else success
     w = (
         pd.Series(1.0, index=table.index)
@@ -802,6 +830,8 @@ def player_win_rates(table: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
 def player_gap(table: pd.DataFrame, a: str, b: str, level: float = 0.95) -> pd.Series:
     """How much more often player ``a`` wins than player ``b`` in the same games (a − b, per
     game), with a t interval over deals: each deal's rotations form one paired observation."""
+    from scipy import stats
+
     names = {str(x) for c in table.columns if c.startswith("player_") for x in table[c].unique()}
     missing = [p for p in (a, b) if p not in names]
     if missing:
@@ -822,6 +852,8 @@ def rank_correlation(x: Sequence[float], y: Sequence[float], level: float = 0.95
     """Spearman's rank correlation of two paired series with its interval (Fisher z, with the
     Bonett–Wright standard error sqrt((1 + rho² / 2) / (n − 3))) — e.g. whether two kinds of
     player rank rule sets alike.  Noise in both series pulls rho towards 0."""
+    from scipy import stats
+
     if len(x) != len(y):
         raise ValueError(f"x and y must pair up, got {len(x)} and {len(y)} values")
     n = len(x)

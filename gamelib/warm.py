@@ -1,0 +1,219 @@
+"""Compile every game's engines once, at install, and say so when a run still has to compile.
+
+The compiled cores are numba functions cached on disk (``@njit(cache=True)``: next to their
+source in ``__pycache__``, or under ``NUMBA_CACHE_DIR``).  A process that finds its functions
+there loads them in well under a second; one that does not compiles them first, silently, for
+tens of seconds a game.  ``make install`` therefore runs ``python -m gamelib.warm``, which plays
+a tiny game of every game through every compiled path a run can take — the compiled players
+(the ``simulate`` path, with and without records), the compiled random play, and each search
+player — and prints one line per game with the seconds it took.  With the cache already warm
+it only loads, in a few seconds.
+
+:func:`note_if_cold` is what a run asks before its first game: when a function it is about to
+call has no cache entry for this machine (a fresh clone that skipped the warm-up, a new
+``NUMBA_CACHE_DIR``, an edited kernel, another numba or CPU), it says so in one line — a
+:class:`~gamelib.core.GamelibWarning`, printed by the command line as ``gamelib: note: …`` —
+once per game and process.  The check reads numba's cache index files of the few functions
+Python calls into (the ones numba itself looks up), not the compiled code, so it costs
+milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from gamelib.core import GamelibWarning, Player
+
+#: how a note names each game's engine, and how long a small run compiles it on a 2-core VM
+#: (``python -m bench.startup``: 92 / 42 / 43 s)
+ENGINE_NAMES = {
+    "garner": ("Garner", "one to two minutes"),
+    "gargon": ("Gargon", "under a minute"),
+    "deck_the_yard": ("Deck the Yard", "under a minute"),
+}
+
+#: the compiled functions Python calls when a run plays in a game's compiled core: numba looks
+#: these up in its cache (their callees are linked into them), so they decide cold or warm
+COMPILED_ENTRIES = {
+    "garner": (
+        "gamelib.kernel_rng:_seed_words",
+        "gamelib.garner.kernel_players:play_batch_kernel",
+    ),
+    "gargon": ("gamelib.kernel_rng:_seed_words", "gamelib.gargon.kernel:play_batch"),
+    "deck_the_yard": ("gamelib.kernel_rng:_seed_words", "gamelib.deck_the_yard.kernel:play_batch"),
+}
+
+#: the search players (reference engine, compiled search) and the compiled functions they call
+SEARCH_ENTRIES: dict[str, dict[str, tuple[str, ...]]] = {
+    "garner": {"mcts": ("gamelib.garner.search:search",)},
+    "gargon": {"ismcts": ("gamelib.gargon.search:search",)},
+    "deck_the_yard": {
+        "rollout": ("gamelib.deck_the_yard.search:rollout_decide",),
+        "oracle": ("gamelib.deck_the_yard.search:oracle_plan",),
+    },
+}
+
+#: a tiny game of each search player (few iterations: the compiled code is the same)
+SEARCH_SPECS = {
+    "garner": ("mcts:8", "mcts:8:random"),
+    "gargon": ("ismcts:8", "ismcts:8:random"),
+    "deck_the_yard": ("rollout:2", "oracle:2"),
+}
+
+#: each game's kernel module (its compiled random play, ``play_random``, and the state
+#: conversion ``from_reference`` the library calls below start from)
+KERNELS = {
+    "garner": "gamelib.garner.kernel",
+    "gargon": "gamelib.gargon.kernel",
+    "deck_the_yard": "gamelib.deck_the_yard.kernel",
+}
+
+_noted: set[str] = set()
+
+
+def _function(entry: str) -> Any:
+    module, name = entry.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def entries_for(game: str, players: Sequence[str | Player], engine: str) -> tuple[str, ...]:
+    """The compiled functions a run of ``players`` on ``engine`` (``"compiled"`` or
+    ``"python"``, as :func:`gamelib.records.engine_for` decides) calls from Python."""
+    if engine == "compiled":
+        return COMPILED_ENTRIES.get(game, ())
+    searches = SEARCH_ENTRIES.get(game, {})
+    out: dict[str, None] = {}
+    for p in players:
+        if isinstance(p, str):
+            out.update(dict.fromkeys(searches.get(p.partition(":")[0], ())))
+    return tuple(out)
+
+
+def is_cached(entry: str) -> bool:
+    """Whether numba's on-disk cache holds ``entry`` ("module:function") compiled for this
+    machine, from its current source and numba version (what numba checks before loading)."""
+    try:
+        from numba.core.registry import cpu_target
+
+        function = _function(entry)
+        index = function._cache._cache_file._load_index()  # {} when missing or stale
+        magic = cpu_target.target_context.codegen().magic_tuple()
+        code = hashlib.sha256(function.py_func.__code__.co_code).hexdigest()
+        return any(key[1] == magic and key[2][0] == code for key in index)
+    except Exception:  # numba's cache internals moved: do not announce a compile we cannot see
+        return True
+
+
+def is_cold(game: str, players: Sequence[str | Player], engine: str) -> bool:
+    """Whether a run of ``players`` on ``engine`` must compile part of ``game``'s engine first."""
+    return not all(is_cached(e) for e in entries_for(game, players, engine))
+
+
+def note_if_cold(game: str, players: Sequence[str | Player], engine: str) -> None:
+    """Say in one line (a :class:`GamelibWarning`), once per game and process, that the run is
+    about to compile ``game``'s engine, when it is."""
+    if game in _noted or not is_cold(game, players, engine):
+        return
+    _noted.add(game)
+    name, how_long = ENGINE_NAMES.get(game, (game, "a while"))
+    warnings.warn(
+        f"compiling the {name} engine for this machine (first run only, {how_long}; cached "
+        "afterwards)",
+        GamelibWarning,
+        stacklevel=2,
+    )
+
+
+def warm_game(game_name: str) -> list[str]:
+    """Play a tiny game of ``game_name`` through each compiled path, compiling (or loading)
+    every function it calls; the paths taken, for the report line."""
+    from gamelib.kernel_rng import seeds_for
+    from gamelib.records import compiled_core, play_game
+    from gamelib.registry import get_game
+
+    game = get_game(game_name)
+    core = compiled_core(game)
+    config = game.config(None)
+    seats = _seats(game, config)
+    done = []
+    if core is not None:
+        compiled = [p for p in game.players if core.supports(p)]
+        for player in compiled:
+            for record in (False, True):
+                core.play_seeds(config, [player] * seats, seeds_for(0, 2), record=record)
+        done.append("compiled " + ", ".join(compiled))
+    if game_name in KERNELS:
+        kernel = importlib.import_module(KERNELS[game_name])
+        kernel.play_random(config, 2, 0)
+        _library_calls(game_name, kernel, game.new_state(config, random.Random(0)))
+        done.append("random play")
+    for spec in SEARCH_SPECS.get(game_name, ()):
+        play_game(game, config, [spec] * seats, 0, engine="python")
+    if game_name in SEARCH_SPECS:
+        done.append(", ".join(SEARCH_SPECS[game_name]))
+    return done
+
+
+def _library_calls(game_name: str, kernel: Any, state: Any) -> None:
+    """The compiled functions no game path calls but the library and its tests call from
+    Python on a kernel state (``is_over``, and one or two per game)."""
+    import numpy as np
+
+    t, st = kernel.from_reference(state)
+    kernel.is_over(st)
+    if game_name == "garner":
+        from gamelib.garner.kernel_players import set_order
+
+        tab, tmp, out = (np.empty(64, np.int64) for _ in range(3))
+        set_order(np.array([3, 1, 2], np.int64), tab, tmp, out)
+    elif game_name == "gargon":
+        kernel.play_random_batch(t, np.zeros(1, np.int64), False)
+    elif game_name == "deck_the_yard":
+        from gamelib.deck_the_yard.search import belief
+
+        belief(t, st)
+
+
+def _seats(game: Any, config: Any) -> int:
+    return int(game.new_state(config, random.Random(0)).n_players)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Warm numba's cache for every game (or the games named), one line per game."""
+    from gamelib.registry import GAMES
+
+    names = list(argv if argv is not None else sys.argv[1:]) or list(GAMES)
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        print(f"gamelib.warm: unknown game(s) {', '.join(unknown)}; known: {', '.join(GAMES)}")
+        return 2
+    total = time.perf_counter()
+    failed = []
+    for name in names:
+        t0 = time.perf_counter()
+        cold = is_cold(name, [], "compiled") or is_cold(name, SEARCH_SPECS.get(name, ()), "python")
+        try:
+            paths = warm_game(name)
+        except Exception as exc:  # one broken engine must not keep the others cold
+            failed.append(name)
+            print(f"{name}: FAILED after {time.perf_counter() - t0:.1f} s: {exc!r}", flush=True)
+            continue
+        how = "compiled" if cold else "already cached, loaded"
+        print(f"{name}: {how} in {time.perf_counter() - t0:.1f} s ({'; '.join(paths)})", flush=True)
+    seconds = time.perf_counter() - total
+    if failed:
+        print(f"gamelib.warm: {', '.join(failed)} could not be compiled ({seconds:.1f} s)")
+        return 1
+    print(f"gamelib.warm: every game's engines are cached ({seconds:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""A fast first run (issue 21): the cold-cache note, the warm-up, lazy imports, small runs here.
+
+No test compiles a game's engine from scratch: the cold cache is faked where the note is
+checked, and the detection itself is checked on a one-line numba function in a temporary
+module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gamelib.sim as sim
+import gamelib.warm as warm
+from gamelib.cli import main
+from gamelib.records import compiled_core
+from gamelib.registry import GAMES
+
+GARNER_RUN = ["simulate", "garner", "--setup", "A", "--players", "greedy", "-n", "3"]
+NOTE = (
+    "gamelib: note: compiling the Garner engine for this machine (first run only, one to two "
+    "minutes; cached afterwards)"
+)
+
+
+@pytest.fixture
+def fresh_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that has not said anything yet (the note is said once per game)."""
+    monkeypatch.setattr(warm, "_noted", set())
+
+
+def test_a_cold_cache_is_announced_once_before_the_first_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh_notes: None
+) -> None:
+    events: list[str] = []
+    asked: list[tuple[str, list[Any], str]] = []
+
+    def cold(game: str, players: Any, engine: str) -> bool:
+        asked.append((game, list(players), engine))
+        events.append("checked")
+        return True
+
+    real_chunk = sim.run_chunk
+
+    def chunk(*args: Any, **kwargs: Any) -> Any:
+        events.append("played")
+        return real_chunk(*args, **kwargs)
+
+    monkeypatch.setattr(warm, "is_cold", cold)
+    monkeypatch.setattr(sim, "run_chunk", chunk)
+    for seed in ("1", "2"):  # a second run in the same process says nothing more
+        assert main([*GARNER_RUN, "--seed", seed, "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines().count(NOTE) == 1, err
+    assert asked[0] == ("garner", ["greedy", "greedy"], "compiled")
+    assert events[0] == "checked" and "played" in events
+
+
+def test_a_warm_cache_says_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh_notes: None
+) -> None:
+    monkeypatch.setattr(warm, "is_cold", lambda game, players, engine: False)
+    assert main([*GARNER_RUN, "--seed", "1", "--no-progress"]) == 0
+    assert "compiling" not in capsys.readouterr().err
+
+
+def test_a_library_run_warns_with_a_gamelib_warning(
+    monkeypatch: pytest.MonkeyPatch, fresh_notes: None
+) -> None:
+    from gamelib.core import GamelibWarning
+
+    monkeypatch.setattr(warm, "is_cold", lambda game, players, engine: True)
+    cfg = GAMES["deck_the_yard"].config(None)
+    with pytest.warns(GamelibWarning, match="compiling the Deck the Yard engine"):
+        sim.simulate(cfg, ["greedy"], 2, seed=1, workers=1, progress=False)
+
+
+def test_the_detection_reads_numbas_own_cache_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a one-line kernel in its own module: cold before its first call, cached after it, and
+    # cold again in a process whose NUMBA_CACHE_DIR is empty (a fresh subprocess)
+    (tmp_path / "tiny_kernel.py").write_text(
+        textwrap.dedent(
+            """
+            from numba import njit
+
+            @njit(cache=True)
+            def twice(x):
+                return 2 * x
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("tiny_kernel")
+    assert not warm.is_cached("tiny_kernel:twice")
+    assert module.twice(21) == 42
+    assert warm.is_cached("tiny_kernel:twice")
+    script = "import gamelib.warm as w; print(w.is_cached('tiny_kernel:twice'))"
+    env = {"PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**_environ(), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)
+
+
+def test_every_entry_is_a_cached_numba_function_and_every_player_is_covered() -> None:
+    from numba.core.dispatcher import Dispatcher
+
+    assert set(warm.COMPILED_ENTRIES) == set(GAMES) == set(warm.ENGINE_NAMES)
+    for name, game in GAMES.items():
+        entries = [*warm.COMPILED_ENTRIES[name]]
+        entries += [e for es in warm.SEARCH_ENTRIES[name].values() for e in es]
+        for entry in entries:
+            function = warm._function(entry)
+            assert isinstance(function, Dispatcher), entry
+            assert hasattr(function._cache, "_cache_file"), f"{entry} is not cache=True"
+        core = compiled_core(game)
+        for player in game.players:
+            assert core.supports(player) or player in warm.SEARCH_ENTRIES[name], (
+                f"{name} player {player!r} has no compiled path the warm-up takes"
+            )
+        for spec in warm.SEARCH_SPECS[name]:
+            assert spec.partition(":")[0] in warm.SEARCH_ENTRIES[name]
+
+
+def test_entries_follow_the_line_up() -> None:
+    garner = warm.COMPILED_ENTRIES["garner"]
+    assert warm.entries_for("garner", ["greedy", "random"], "compiled") == garner
+    assert warm.entries_for("garner", ["greedy", "random"], "python") == ()
+    assert warm.entries_for("garner", ["mcts:50", "greedy"], "python") == (
+        "gamelib.garner.search:search",
+    )
+    assert warm.entries_for("deck_the_yard", ["oracle:8"], "python") == (
+        "gamelib.deck_the_yard.search:oracle_plan",
+    )
+
+
+def test_warm_refuses_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert warm.main(["chess"]) == 2
+    assert "unknown game(s) chess" in capsys.readouterr().out
+
+
+def test_warm_says_one_line_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # on a warm cache (make install warmed it) this only loads: a few seconds
+    assert warm.main(["deck_the_yard"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("deck_the_yard: ") and " s (compiled random, greedy" in lines[0]
+    assert "rollout:2, oracle:2" in lines[0]
+    assert lines[-1].startswith("gamelib.warm: every game's engines are cached")
+
+
+def test_a_few_games_on_the_reference_engine_start_no_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_pool(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a small run started worker processes")
+
+    monkeypatch.setattr(sim, "default_workers", lambda: 2)
+    monkeypatch.setattr(sim, "ProcessPoolExecutor", no_pool)
+    cfg = GAMES["garner"].config("A")
+    t = sim.simulate(cfg, ["greedy", "random"], 3, seed=1, engine="python", progress=False)
+    assert len(t) == 3
+
+
+def test_a_long_run_moves_to_workers_with_the_same_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "starting workers" is free here, so the run hands its rest to the (thread) pool at once
+    pools: list[int] = []
+
+    def pool(max_workers: int, **kwargs: Any) -> ThreadPoolExecutor:
+        pools.append(max_workers)
+        return ThreadPoolExecutor(max_workers)
+
+    cfg = GAMES["garner"].config("A")
+    args = (cfg, ["greedy", "random"], 24)
+    here = sim.simulate(*args, seed=4, workers=1, engine="python", progress=False)
+    monkeypatch.setattr(sim, "default_workers", lambda: 2)
+    monkeypatch.setattr(sim, "WORKER_START_SECONDS", 0.0)
+    monkeypatch.setattr(sim, "ProcessPoolExecutor", pool)
+    moved = sim.simulate(*args, seed=4, engine="python", progress=False)
+    assert pools == [2]
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(here, moved)
+
+
+def test_import_gamelib_and_a_small_run_load_only_what_they_need() -> None:
+    script = textwrap.dedent(
+        """
+        import json, sys
+        heavy = ("numpy", "pandas", "numba", "scipy.stats", "statsmodels", "optuna",
+                 "matplotlib", "dask", "pyspiel", "gamelib.garner.search")
+        import gamelib
+        after_import = [m for m in heavy if m in sys.modules]
+        from gamelib import play_game, GAMES  # the public names still import
+        from gamelib.cli import main
+        main(["simulate", "garner", "--setup", "A", "--players", "greedy", "-n", "3",
+              "--seed", "1", "--no-progress"])
+        after_run = [m for m in heavy if m in sys.modules]
+        kernels = sorted(m for m in sys.modules if m.endswith((".kernel", ".kernel_players")))
+        print(json.dumps([after_import, after_run, kernels]))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    after_import, after_run, kernels = json.loads(out.stdout.splitlines()[-1])
+    assert after_import == []
+    assert sorted(after_run) == ["numba", "numpy", "pandas"]
+    assert kernels == ["gamelib.garner.kernel", "gamelib.garner.kernel_players"]
+
+
+def test_make_install_warms_the_engines() -> None:
+    makefile = (Path(__file__).parents[1] / "Makefile").read_text()
+    rule = makefile.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    lines = [line.strip() for line in rule.splitlines()]
+    warm_at = lines.index("$(BIN)/python -m gamelib.warm")
+    package_at = next(i for i, line in enumerate(lines) if line.endswith("--no-deps -e ."))
+    assert package_at < warm_at  # the package is installed before its engines are compiled
+    assert lines[-1] == "touch $(STAMP)"  # a failed warm-up leaves the install unfinished
+
+
+def test_wilson_equals_statsmodels() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    from gamelib.stats import wilson
+
+    for n in (1, 2, 7, 30, 301, 5000):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for level in (0.9, 0.95, 0.99):
+                lo, hi = proportion_confint(k, n, alpha=1 - level, method="wilson")
+                mine = wilson(k, n, level)
+                assert abs(mine[0] - lo) < 1e-12 and abs(mine[1] - hi) < 1e-12, (k, n, level)
