@@ -1,0 +1,1070 @@
+"""Garner's exact endgame solver, and how often a player keeps a position's value.
+
+Garner has no hidden information and no chance after the deal, so every position has a
+game-theoretic value: seat 0's result under perfect play by both seats (1 win, 0.5 draw,
+0 loss; suits won weighted, a ``turn_limit`` ending a draw — ``search.final_reward``'s result).
+This module owns that value and the measure built on it:
+
+* **The search** (compiled): alpha–beta minimax over exactly the kernel's sub-decisions
+  (``kernel.legal`` / ``kernel.apply``: lift a number_group, place each lifted card, collect a
+  suit_group, leave a card behind). The seat to move is ``st[TO_MOVE]`` at every node, so the
+  several sub-decisions of one turn all maximise (seat 0) or all minimise (seat 1) — they are
+  not alternations. Alpha–beta with fail-soft bounds follows Knuth & Moore, "An analysis of
+  alpha-beta pruning", *Artificial Intelligence* 6 (1975); positions are hashed with Zobrist's
+  scheme (Zobrist, "A new hashing method with application for game playing", 1970) into a
+  transposition table that keeps a lower and an upper bound per position (an exact value when
+  they meet) and the decision that was best or cut off there.
+* **Null windows**: results are only loss/draw/win (0/1/2 inside the search), so a value is
+  settled by at most two zero-width tests ("is it at least a draw?", "is it a win?"), the first
+  one guessed by a greedy playout; the second test reuses the first one's table.
+* **Static bounds**: a suit is decided once a seat holds more of it than its rival can still
+  reach; when the decided suits fix the result whatever happens to the open ones, the search
+  stops there (bounds for seat 0's best and worst case, one suit at a time).
+* **Move ordering**: the table's decision first, then the compiled greedy's estimates
+  (``kernel_players``): lifts by greedy's value of the turn they start, the lifted card greedy
+  plans to join a suit group on its target first, then placements that stay below the top
+  level, each class by how often the site cut the search off for that card before (the
+  history heuristic, Schaeffer 1989); collects by greedy's worth. Greedy's lift estimates
+  take about a quarter of the search's time and pay for it many times over: two setup-A deals
+  are solved in 0.5 and 0.7 million nodes with them, and not within 3 million without.
+* **Decided suits** are hashed by their winner only, so lines where the seats split such a
+  suit's last cards differently meet in the table.
+
+The Python API (:class:`Solver`, :func:`solve`, :func:`option_values`, :func:`keeping_moves`)
+takes reference positions (:class:`~gamelib.garner.rules.GarnerState`, mid-turn ones included,
+any setup and rule variation the kernel plays) and a node budget: a search that would pass it
+stops and raises :class:`SolverBudgetError`, so callers bound their time.
+
+**Keeping the value** (:func:`keeps_value`): positions are sampled from seeded games played by
+``reach`` players; a *critical* position is a decision with two or more options where some
+option loses value (a win becomes a draw or a loss, a draw a loss, for the seat to move). The
+share of critical positions where a player's choice keeps the value, with a Wilson interval,
+measures how often it plays exactly right where it matters.
+
+Layout, shaped for speed: the search runs on an explicit stack of preallocated
+per-depth rows (state vectors, ordered options, greedy's lift plans), so a node allocates
+nothing; the table is four flat arrays indexed by the low bits of the 64-bit hash.
+
+numba's on-disk cache does not notice edits to ``kernel.py``/``kernel_players.py``: after
+editing them, delete ``gamelib/garner/__pycache__/solver*.nbi``/``.nbc``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from numba import njit
+
+from gamelib.core import ConfigError, GamelibError, Move, Player, game_rngs, game_seeds
+from gamelib.garner import GARNER
+from gamelib.garner.kernel import (
+    FPS,
+    LIFT_POS,
+    MAX_TURNS,
+    MOVED,
+    MUST_MOVE,
+    MUST_ONE,
+    N_CARDS,
+    N_LEFT,
+    N_LIFTED,
+    N_PENDING,
+    N_SITES,
+    N_SUITS,
+    O_BELOW,
+    O_HEIGHT,
+    O_LCARD,
+    O_LORIG,
+    O_PEND,
+    O_PILE,
+    O_TOP,
+    O_USED,
+    PHASE,
+    REASON,
+    STATE_LEN,
+    TO_MOVE,
+    TOP_SURFACE,
+    TURN_LIMIT,
+    TURNS,
+    W_OUT,
+    KernelTables,
+    apply,
+    from_reference,
+    legal,
+    new_work,
+    tables,
+)
+from gamelib.garner.kernel_players import (
+    F_PLAN,
+    GREEDY,
+    P_AVOID0,
+    P_LIFTS,
+    P_PLAN,
+    _lift_plan,
+    _prepare,
+    collect_values,
+    encode,
+    new_player_work,
+    play_game,
+    play_seeds,
+    player_tables,
+    supports,
+)
+from gamelib.garner.rules import (
+    COLLECT,
+    LEAVE,
+    LIFT,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    GarnerConfig,
+    GarnerState,
+    new_state,
+)
+from gamelib.kernel_rng import streams
+
+IntArray = npt.NDArray[np.int64]
+
+LOSS, DRAW, WIN = 0, 1, 2
+"""Results inside the search, for seat 0 (``value / 2`` is the public 0 / 0.5 / 1)."""
+
+# --- the context's int fields (``SolverContext.zp``) ------------------------------------------
+Z_CARD, Z_MAXH, Z_PILE, Z_PSTRIDE, Z_SIDE, Z_PHASE, Z_LIFT, Z_USED = range(8)
+Z_MOVED, Z_PEND, Z_TURN, Z_USE_TURNS, Z_USE_MOVED, Z_ORDER, Z_MASK = range(8, 15)
+Z_TOTAL = 15  # the last field: from here, each suit's number of cards
+
+# --- the search's counters (``SolverContext.stats``) ------------------------------------------
+S_NODES, S_BUDGET, S_ABORT, S_TT_HITS, S_DEPTH = range(5)
+N_STATS = 5
+ABORT_BUDGET, ABORT_DEPTH = 1, 2
+
+# --- a node's frame in the explicit stack (``SolverContext.frames[depth]``) --------------------
+FR_ALPHA, FR_BETA, FR_CI, FR_TG, FR_A, FR_B, FR_A0, FR_B0 = range(8)
+FR_LO, FR_HI, FR_BEST, FR_BESTD, FR_K, FR_N, FR_SLOT, FR_MAX = range(8, 16)
+N_FRAME = 16
+
+MAX_DEPTH = 4000
+"""Deepest line the search follows (decisions); deeper (a stalling never-exactly-6 line run to
+``max_turns``) stops it with a SolverBudgetError instead of overflowing the stack."""
+
+UNLIMITED = np.iinfo(np.int64).max
+
+
+class SolverBudgetError(GamelibError):
+    """A solve that would have searched more positions than its node budget allowed."""
+
+
+class SolverContext(NamedTuple):
+    """What the compiled search reads and writes (one per :class:`Solver`): the Zobrist keys
+    ``z`` and their offsets ``zp`` (``Z_*``), the transposition table (``tt_key``; ``tt_lo``
+    and ``tt_hi`` the bounds on seat 0's result; ``tt_move`` the decision that was best or cut
+    off), per-depth rows (``states``, ``moves`` in search order, ``plans``: greedy's
+    ``(card, target)`` for each lift, ``frames``: each open node's window and progress),
+    scratch, the counters ``stats`` (``S_*``) and ``hist[card, site]``: how often placing that
+    card there cut the search off (the history heuristic)."""
+
+    z: npt.NDArray[np.uint64]
+    zp: IntArray
+    tt_key: npt.NDArray[np.uint64]
+    tt_lo: npt.NDArray[np.int8]
+    tt_hi: npt.NDArray[np.int8]
+    tt_move: npt.NDArray[np.int16]
+    states: IntArray
+    moves: IntArray
+    scores: npt.NDArray[np.float64]
+    plans: IntArray
+    frames: IntArray
+    hashes: npt.NDArray[np.uint64]
+    work: IntArray
+    pw: IntArray
+    fv: npt.NDArray[np.float64]
+    stats: IntArray
+    hist: IntArray
+
+
+# --- hashing and static bounds ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def position_hash(t: Any, c: Any, st: Any) -> Any:
+    """Zobrist hash of everything the rest of the game depends on: every stack (card, site,
+    level), both scoring piles (a decided suit only by its winner, unless never-exactly-N
+    reads pile sizes), the seat to move and the decision, the lifted cards still to
+    place (with their origins) and the sites already given one, the group awaiting the
+    leave-behind, and — only where ``max_turns`` could still end the game — the turn count."""
+    p = t.params
+    z, zp = c.z, c.zp
+    n_sites = p[N_SITES]
+    o_top, o_below, o_height = p[O_TOP], p[O_BELOW], p[O_HEIGHT]
+    zc, maxh = zp[Z_CARD], zp[Z_MAXH]
+    h = np.uint64(0)
+    for s in range(n_sites):
+        card = st[o_top + s]
+        lv = st[o_height + s] - 1
+        while card >= 0:
+            h ^= z[zc + (card * n_sites + s) * maxh + lv]
+            card = st[o_below + card]
+            lv -= 1
+    n_suits = p[N_SUITS]
+    zpile, stride = zp[Z_PILE], zp[Z_PSTRIDE]
+    o = p[O_PILE]
+    counts = p[FPS] >= 0  # never-exactly-N reads every pile's size
+    for u in range(n_suits):
+        a = st[o + u]
+        b = st[o + n_suits + u]
+        r = zp[Z_TOTAL + u] - a - b
+        # a decided suit counts only for its winner, so positions where the seats split its
+        # cards differently are one position (a + b is fixed by the layout otherwise)
+        if not counts and a > b + r:
+            h ^= z[zpile + u * stride]
+        elif not counts and b > a + r:
+            h ^= z[zpile + (n_suits + u) * stride]
+        else:
+            h ^= z[zpile + u * stride + 1 + a]
+            h ^= z[zpile + (n_suits + u) * stride + 1 + b]
+    if st[TO_MOVE] == 1:
+        h ^= z[zp[Z_SIDE]]
+    phase = st[PHASE]
+    h ^= z[zp[Z_PHASE] + phase]
+    if phase == PLACE:
+        for i in range(st[LIFT_POS], st[N_LIFTED]):
+            h ^= z[zp[Z_LIFT] + st[p[O_LCARD] + i] * n_sites + st[p[O_LORIG] + i]]
+        for s in range(n_sites):
+            if st[p[O_USED] + s]:
+                h ^= z[zp[Z_USED] + s]
+        if zp[Z_USE_MOVED] and st[MOVED]:
+            h ^= z[zp[Z_MOVED]]
+    elif phase == LEAVE:
+        for i in range(st[N_PENDING]):
+            h ^= z[zp[Z_PEND] + st[p[O_PEND] + i]]
+    if zp[Z_USE_TURNS]:
+        h ^= z[zp[Z_TURN] + st[TURNS]]
+    return h
+
+
+@njit(cache=True)
+def final_result(t: Any, st: Any) -> int:
+    """End and result, for seat 0: WIN, DRAW (equal totals, or a turn_limit end) or LOSS."""
+    if st[REASON] == TURN_LIMIT:
+        return DRAW
+    p = t.params
+    n_suits = p[N_SUITS]
+    s0 = s1 = 0.0
+    for u in range(n_suits):
+        a = st[p[O_PILE] + u]
+        b = st[p[O_PILE] + n_suits + u]
+        if a > b:
+            s0 += t.weights[u]
+        elif b > a:
+            s1 += t.weights[u]
+    return WIN if s0 > s1 else LOSS if s1 > s0 else DRAW
+
+
+@njit(cache=True)
+def static_bounds(t: Any, suit_total: Any, st: Any) -> Any:
+    """Bounds on seat 0's result from the suits alone: ``(lo, hi)``.
+
+    A suit with ``r`` cards still in play goes to seat 0 at best if ``a + r > b`` and surely if
+    ``a > b + r`` (``a``, ``b`` the seats' piles); seat 0's best case takes every suit it can
+    still win and concedes only those it surely loses, its worst case the reverse. Where a
+    turn_limit end is still possible (never-exactly-6, or fewer turns left than cards), a draw
+    stays within the bounds."""
+    p = t.params
+    n_suits = p[N_SUITS]
+    o = p[O_PILE]
+    best0 = sure0 = best1 = sure1 = 0.0
+    for u in range(n_suits):
+        a = st[o + u]
+        b = st[o + n_suits + u]
+        r = suit_total[u] - a - b
+        w = t.weights[u]
+        if a + r > b:
+            best0 += w
+        if a > b + r:
+            sure0 += w
+        if b + r > a:
+            best1 += w
+        if b > a + r:
+            sure1 += w
+    hi = WIN if best0 > sure1 else DRAW if best0 == sure1 else LOSS
+    lo = WIN if sure0 > best1 else DRAW if sure0 == best1 else LOSS
+    if p[FPS] >= 0 or st[TURNS] + st[N_LEFT] > p[MAX_TURNS]:
+        hi = max(hi, DRAW)
+        lo = min(lo, DRAW)
+    return lo, hi
+
+
+# --- the search -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _order(t: Any, pt: Any, c: Any, st: Any, d: int, n: int, tt_d: int, ci: int, tg: int) -> None:
+    """Write the ``n`` legal decisions ``legal`` just wrote to ``c.moves[d]`` in search order:
+    the table's decision first, then by greedy's estimates (lifts by the value of their planned
+    turn, each lift's plan kept in ``c.plans[d]``; the planned card on its target; placements
+    that stay below the top level; collects by greedy's worth); ties keep legal order."""
+    p = t.params
+    work, pw, fv = c.work, c.pw, c.fv
+    moves, scores, plans = c.moves[d], c.scores[d], c.plans[d]
+    phase = st[PHASE]
+    seat = st[TO_MOVE]
+    for k in range(n):
+        moves[k] = work[W_OUT, k]
+        scores[k] = 0.0
+        plans[k, 0] = -1
+        plans[k, 1] = -1
+    if c.zp[Z_ORDER] and n > 1:
+        if phase == LIFT:
+            nc, top, n_top = _prepare(t, pt, st, seat, n, work, pw, fv)
+            avoid = pw[P_AVOID0 + seat]
+            for k in range(n):
+                v, pci, ptg = _lift_plan(
+                    t, pt, st, seat, k, nc, top, n_top, work, pw, fv, avoid, False
+                )
+                moves[k] = pw[P_LIFTS, k]
+                scores[k] = v
+                plans[k, 0] = pci
+                plans[k, 1] = ptg
+        elif phase == PLACE:
+            pos = st[LIFT_POS]
+            level = p[TOP_SURFACE] == 0
+            top = 0
+            for s in range(p[N_SITES]):
+                top = max(top, st[p[O_HEIGHT] + s])
+            card = st[p[O_LCARD] + pos]
+            for k in range(n):
+                s = moves[k]
+                # within each class, the sites where this card cut the search off before
+                # (the history heuristic) come first
+                cuts = c.hist[card, s] / (1.0 + c.hist[card, s])
+                if pos == ci and s == tg:
+                    scores[k] = 2.0 + cuts
+                elif not level or st[p[O_HEIGHT] + s] < top or top == 0:
+                    scores[k] = 1.0 + cuts
+                else:
+                    scores[k] = cuts
+        elif phase == COLLECT:
+            collect_values(t, pt, st, seat, n, work, fv)
+            for k in range(n):
+                scores[k] = fv[F_PLAN, k]
+    for k in range(n):
+        if moves[k] == tt_d:
+            scores[k] = np.inf
+    for k in range(1, n):  # insertion sort, highest score first, stable
+        m, sc, a, b = moves[k], scores[k], plans[k, 0], plans[k, 1]
+        j = k - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            plans[j + 1, 0] = plans[j, 0]
+            plans[j + 1, 1] = plans[j, 1]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = sc
+        plans[j + 1, 0] = a
+        plans[j + 1, 1] = b
+
+
+@njit(cache=True)
+def _enter(t: Any, pt: Any, c: Any, d: int) -> Any:
+    """Open node ``d`` (its window and plan already in ``c.frames[d]``): returns its result when
+    it is settled at once (game over, static bounds, the table, a cut by bounds) or -1 after
+    generating and ordering its decisions (the frame then holds the running search)."""
+    stats = c.stats
+    if stats[S_NODES] >= stats[S_BUDGET]:
+        stats[S_ABORT] = ABORT_BUDGET
+        return DRAW
+    stats[S_NODES] += 1
+    st = c.states[d]
+    if st[PHASE] == OVER:
+        return final_result(t, st)
+    lo, hi = static_bounds(t, pt.suit_total, st)
+    if lo == hi:
+        return lo
+    fr = c.frames[d]
+    h = position_hash(t, c, st)
+    slot = np.int64(h & np.uint64(c.zp[Z_MASK]))
+    tt_d = -1
+    if c.tt_key[slot] == h:
+        stats[S_TT_HITS] += 1
+        lo = max(lo, np.int64(c.tt_lo[slot]))
+        hi = min(hi, np.int64(c.tt_hi[slot]))
+        tt_d = int(c.tt_move[slot])
+        if lo >= hi:
+            return lo
+    if lo >= fr[FR_BETA]:
+        return lo
+    if hi <= fr[FR_ALPHA]:
+        return hi
+    if d + 1 >= len(c.states):
+        stats[S_ABORT] = ABORT_DEPTH
+        return DRAW
+    stats[S_DEPTH] = max(stats[S_DEPTH], d + 1)
+    c.hashes[d] = h
+    fr[FR_SLOT] = slot
+    fr[FR_LO] = lo
+    fr[FR_HI] = hi
+    fr[FR_A0] = fr[FR_A] = max(fr[FR_ALPHA], lo)
+    fr[FR_B0] = fr[FR_B] = min(fr[FR_BETA], hi)
+    n = legal(t, st, c.work)
+    _order(t, pt, c, st, d, n, tt_d, fr[FR_CI], fr[FR_TG])
+    fr[FR_N] = n
+    fr[FR_K] = 0
+    fr[FR_MAX] = st[TO_MOVE] == 0
+    fr[FR_BEST] = -1 if fr[FR_MAX] else 3
+    fr[FR_BESTD] = -1
+    return -1
+
+
+@njit(cache=True)
+def _descend(t: Any, c: Any, d: int) -> None:
+    """Make node ``d``'s next decision into ``c.states[d + 1]`` and set the child's window
+    (node ``d``'s running one) and greedy plan."""
+    fr = c.frames[d]
+    k = fr[FR_K]
+    fr[FR_K] = k + 1
+    st = c.states[d]
+    child = c.states[d + 1]
+    child[:] = st
+    apply(t, child, c.moves[d, k], c.work)
+    cf = c.frames[d + 1]
+    cf[FR_ALPHA] = fr[FR_A]
+    cf[FR_BETA] = fr[FR_B]
+    phase = st[PHASE]
+    if phase == LIFT:
+        cf[FR_CI], cf[FR_TG] = c.plans[d, k, 0], c.plans[d, k, 1]
+    elif phase == PLACE:
+        cf[FR_CI], cf[FR_TG] = fr[FR_CI], fr[FR_TG]
+    else:
+        cf[FR_CI], cf[FR_TG] = -1, -1
+
+
+@njit(cache=True)
+def _close(c: Any, d: int) -> int:
+    """Node ``d`` has searched its decisions (or cut off): store what it proved in the table
+    and return its fail-soft result."""
+    fr = c.frames[d]
+    best = fr[FR_BEST]
+    lo, hi = fr[FR_LO], fr[FR_HI]
+    if best <= fr[FR_A0]:
+        hi = min(hi, best)
+    elif best >= fr[FR_B0]:
+        lo = max(lo, best)
+    else:
+        lo = hi = best
+    slot = fr[FR_SLOT]
+    c.tt_key[slot] = c.hashes[d]
+    c.tt_lo[slot] = lo
+    c.tt_hi[slot] = hi
+    c.tt_move[slot] = fr[FR_BESTD]
+    return int(best)
+
+
+@njit(cache=True)
+def alphabeta(t: Any, pt: Any, c: Any, root: Any, alpha: int, beta: int) -> int:
+    """Seat 0's result at ``root`` by fail-soft alpha–beta within ``(alpha, beta)``.
+
+    A result ``g`` with ``alpha < g < beta`` is exact; ``g <= alpha`` means the value is at most
+    ``g``, ``g >= beta`` at least ``g``. Seat 0 maximises and seat 1 minimises at their own
+    sub-decisions, whoever moved before. The recursion runs on explicit per-depth frames
+    (``c.frames``; numba cannot cache recursive functions). Counts nodes in ``c.stats`` and
+    stops (``S_ABORT``) past the budget or ``MAX_DEPTH``; an aborted search's result means
+    nothing (what it stored before stopping is proved and stays)."""
+    c.states[0, :] = root
+    fr = c.frames[0]
+    fr[FR_ALPHA] = alpha
+    fr[FR_BETA] = beta
+    fr[FR_CI] = -1
+    fr[FR_TG] = -1
+    d = 0
+    ret = _enter(t, pt, c, 0)
+    while True:
+        if c.stats[S_ABORT]:
+            return DRAW
+        if ret < 0:  # node d is open: search its next decision, or close it
+            fr = c.frames[d]
+            if fr[FR_K] < fr[FR_N] and fr[FR_A] < fr[FR_B]:
+                _descend(t, c, d)
+                d += 1
+                ret = _enter(t, pt, c, d)
+                continue
+            ret = _close(c, d)
+        # node d is settled with result ret: hand it to its parent
+        if d == 0:
+            return int(ret)
+        d -= 1
+        fr = c.frames[d]
+        m = c.moves[d, fr[FR_K] - 1]
+        if fr[FR_MAX]:
+            if ret > fr[FR_BEST]:
+                fr[FR_BEST] = ret
+                fr[FR_BESTD] = m
+                fr[FR_A] = max(fr[FR_A], ret)
+        elif ret < fr[FR_BEST]:
+            fr[FR_BEST] = ret
+            fr[FR_BESTD] = m
+            fr[FR_B] = min(fr[FR_B], ret)
+        if fr[FR_A] >= fr[FR_B] and c.states[d, PHASE] == PLACE:
+            pos = c.states[d, LIFT_POS]
+            c.hist[c.states[d, t.params[O_LCARD] + pos], m] += 1
+        ret = -1
+
+
+@njit(cache=True)
+def greedy_guess(t: Any, pt: Any, root: Any, seed: int) -> int:
+    """Seat 0's result when the compiled greedy plays ``root`` out on both seats: the first
+    guess of the null-window tests."""
+    st = root.copy()
+    codes = np.zeros((2, 2), np.int64)
+    codes[:, 0] = GREEDY
+    work = new_work(t)
+    pw, fv = new_player_work(t)
+    pw[P_PLAN, :4] = -1  # a mid-turn root: no plan known, greedy places anywhere safe
+    decisions = np.empty(256, np.int64)
+    counts = np.zeros(2, np.int64)
+    play_game(t, pt, codes, streams(seed, 3), st, work, pw, fv, decisions, counts)
+    return final_result(t, st)
+
+
+# --- from Python ----------------------------------------------------------------------------------
+
+ZOBRIST_SEED = 0x5EED_6A12
+"""Seed of the Zobrist keys (fixed: a position hashes the same in every run)."""
+MAX_KEYS = 1 << 22
+"""Largest Zobrist table built (card × site × level keys); bigger decks are refused."""
+DEFAULT_TT_BITS = 20
+"""The transposition table holds ``2**tt_bits`` positions (13 bytes each)."""
+
+
+def _zobrist(config: GarnerConfig, t: KernelTables) -> tuple[npt.NDArray[np.uint64], IntArray]:
+    """The Zobrist keys of one config and their offsets (``Z_*``)."""
+    p = t.params
+    n_sites, n_cards, n_suits = int(p[N_SITES]), int(p[N_CARDS]), int(p[N_SUITS])
+    zp = np.zeros(Z_TOTAL + n_suits, np.int64)
+    maxh = n_cards  # a stack can at most hold every card
+    stride = max(config.suit_sizes) + 2  # key 0: the suit is decided for this seat
+    sizes = [
+        (Z_CARD, n_cards * n_sites * maxh),
+        (Z_PILE, 2 * n_suits * stride),
+        (Z_SIDE, 1),
+        (Z_PHASE, 5),
+        (Z_LIFT, n_cards * n_sites),
+        (Z_USED, n_sites),
+        (Z_MOVED, 1),
+        (Z_PEND, n_sites),
+        (Z_TURN, config.max_turns + 1),
+    ]
+    total = sum(size for _, size in sizes)
+    if total > MAX_KEYS:
+        raise ConfigError(
+            f"the solver's Zobrist table holds at most {MAX_KEYS} keys (card × site × level); "
+            f"{n_cards} cards on {n_sites} sites would need {total}"
+        )
+    at = 0
+    for field, size in sizes:
+        zp[field] = at
+        at += size
+    zp[Z_MAXH], zp[Z_PSTRIDE] = maxh, stride
+    zp[Z_TOTAL : Z_TOTAL + n_suits] = config.suit_sizes
+    zp[Z_USE_MOVED] = int(p[MUST_MOVE]) == MUST_ONE
+    rng = np.random.default_rng(ZOBRIST_SEED)
+    z = rng.integers(0, np.iinfo(np.uint64).max, size=total, dtype=np.uint64, endpoint=True)
+    return z, zp
+
+
+def _max_depth(config: GarnerConfig, t: KernelTables) -> int:
+    """Rows of the per-depth arrays: the longest line of decisions a game can still take."""
+    p = t.params
+    n_sites, n_cards = int(p[N_SITES]), int(p[N_CARDS])
+    if config.forbidden_pile_size is not None:
+        return MAX_DEPTH  # empty collects: a line can run on to max_turns
+    # every turn removes a card and takes a lift, at most n_sites placements and a collect
+    return min(MAX_DEPTH, n_cards * (n_sites + 2) + n_sites + 4)
+
+
+class Solver:
+    """Exact values of Garner positions of one config, sharing one transposition table.
+
+    ``tt_bits``: the table holds ``2**tt_bits`` positions (13 bytes each; always-replace).
+    ``ordering``: try the table's and greedy's decisions first (False: legal order; the same
+    values, more nodes — for tests and benchmarks). After each call, :attr:`nodes` holds the
+    positions it searched."""
+
+    def __init__(
+        self, config: GarnerConfig, *, tt_bits: int = DEFAULT_TT_BITS, ordering: bool = True
+    ) -> None:
+        if not isinstance(config, GarnerConfig):
+            raise ConfigError(f"Solver needs a GarnerConfig, got {type(config).__name__}")
+        if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 30:
+            raise ConfigError(f"tt_bits must be an int from 4 to 30, got {tt_bits!r}")
+        self.config = config
+        self.t = tables(config)
+        self.pt = player_tables(config)
+        z, zp = _zobrist(config, self.t)
+        zp[Z_ORDER] = int(bool(ordering))
+        size = 1 << tt_bits
+        zp[Z_MASK] = size - 1
+        depth = _max_depth(config, self.t)
+        n_sites = int(self.t.params[N_SITES])
+        work = new_work(self.t)
+        pw, fv = new_player_work(self.t)
+        self.ctx = SolverContext(
+            z,
+            zp,
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.int8),
+            np.full(size, WIN, np.int8),  # an empty slot bounds nothing, even if a key hits it
+            np.full(size, -1, np.int16),
+            np.zeros((depth, int(self.t.params[STATE_LEN])), np.int64),
+            np.zeros((depth, n_sites + 1), np.int64),
+            np.zeros((depth, n_sites + 1), np.float64),
+            np.zeros((depth, n_sites + 1, 2), np.int64),
+            np.zeros((depth, N_FRAME), np.int64),
+            np.zeros(depth, np.uint64),
+            work,
+            pw,
+            fv,
+            np.zeros(N_STATS, np.int64),
+            np.zeros((int(self.t.params[N_CARDS]), n_sites), np.int64),
+        )
+        self.nodes = 0
+        self._budget = UNLIMITED
+
+    def clear(self) -> None:
+        """Forget every stored position and the history counts (a cold start, for timings)."""
+        c = self.ctx
+        c.tt_key[:] = 0
+        c.tt_lo[:] = LOSS
+        c.tt_hi[:] = WIN
+        c.tt_move[:] = -1
+        c.hist[:] = 0
+
+    # -- the kernel-state core --
+    def _start(self, max_nodes: int | None) -> None:
+        if max_nodes is not None and (
+            not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1
+        ):
+            raise ConfigError(f"max_nodes must be None or a positive int, got {max_nodes!r}")
+        self.nodes = 0
+        self._budget = UNLIMITED if max_nodes is None else max_nodes
+
+    def _test(self, st: IntArray, alpha: int, beta: int) -> int:
+        """One window test of kernel state ``st`` within the call's node budget."""
+        c = self.ctx
+        c.stats[:] = 0
+        c.stats[S_BUDGET] = self._budget - self.nodes
+        p = self.t.params
+        c.zp[Z_USE_TURNS] = int(
+            self.config.forbidden_pile_size is not None
+            or st[TURNS] + st[N_LEFT] > int(p[MAX_TURNS])
+        )
+        g = int(alphabeta(self.t, self.pt, c, st, alpha, beta))
+        self.nodes += int(c.stats[S_NODES])
+        if c.stats[S_ABORT] == ABORT_DEPTH:
+            raise SolverBudgetError(
+                f"the solver's line passed {len(c.states)} decisions (a never-exactly-6 game "
+                "stalling towards max_turns?); solve positions with fewer turns left"
+            )
+        if c.stats[S_ABORT]:
+            raise SolverBudgetError(
+                f"the solve needs more than max_nodes={self._budget} positions; raise "
+                "max_nodes, or solve positions with fewer cards left"
+            )
+        return g
+
+    def value_of(self, st: IntArray, max_nodes: int | None = None) -> int:
+        """Seat 0's result at kernel state ``st`` as LOSS/DRAW/WIN (0/1/2): null-window tests
+        (at most two), the first at a greedy playout's result."""
+        self._start(max_nodes)
+        return self._value(st)
+
+    def _value(self, st: IntArray) -> int:
+        if st[PHASE] == OVER:
+            return int(final_result(self.t, st))
+        lo, hi = (int(x) for x in static_bounds(self.t, self.pt.suit_total, st))
+        if lo < hi:
+            thr = max(int(greedy_guess(self.t, self.pt, st, 0)), lo + 1)
+            thr = min(thr, hi)
+            while lo < hi:
+                g = self._test(st, thr - 1, thr)
+                if g >= thr:
+                    lo = max(lo, g)
+                else:
+                    hi = min(hi, g)
+                thr = hi
+        return lo
+
+    def _keeps(self, child: IntArray, v: int, mover: int) -> bool:
+        """Whether ``child`` keeps value ``v`` for ``mover`` (one null-window test)."""
+        if mover == 0:
+            return v == LOSS or self._test_at_least(child, v)
+        return v == WIN or not self._test_at_least(child, v + 1)
+
+    def _test_at_least(self, st: IntArray, thr: int) -> bool:
+        if st[PHASE] == OVER:
+            return int(final_result(self.t, st)) >= thr
+        return self._test(st, thr - 1, thr) >= thr
+
+    def _children(self, state: GarnerState) -> tuple[IntArray, list[IntArray]]:
+        self._check(state)
+        t, st = from_reference(state)
+        work = self.ctx.work
+        n = int(legal(t, st, work))
+        moves = [int(d) for d in work[W_OUT, :n]]
+        children = []
+        for d in moves:
+            child = st.copy()
+            apply(t, child, d, work)
+            children.append(child)
+        return st, children
+
+    def _check(self, state: GarnerState) -> None:
+        if not isinstance(state, GarnerState):
+            raise ConfigError(f"the solver takes a GarnerState, got {type(state).__name__}")
+        if state.config != self.config:
+            raise ConfigError(
+                f"this solver is for {self.config.setup!r} ({self.config}); the position is "
+                f"from {state.config}"
+            )
+
+    # -- the public answers --
+    def solve(self, state: GarnerState, max_nodes: int | None = None) -> float:
+        """Seat 0's result under perfect play from ``state``: 1 win, 0.5 draw, 0 loss."""
+        self._check(state)
+        return self.value_of(from_reference(state)[1], max_nodes) / 2
+
+    def option_values(self, state: GarnerState, max_nodes: int | None = None) -> list[float]:
+        """Seat 0's result under perfect play after each legal option, in ``legal_moves()``
+        order (``max_nodes`` bounds the whole call)."""
+        self._start(max_nodes)
+        _, children = self._children(state)
+        return [self._value(child) / 2 for child in children]
+
+    def keeping_moves(self, state: GarnerState, max_nodes: int | None = None) -> list[int]:
+        """The options (indices into ``legal_moves()``) that keep the position's value for the
+        seat to move: one null-window test per option after the position's own value."""
+        return self.analyse(state, max_nodes)[1]
+
+    def analyse(self, state: GarnerState, max_nodes: int | None = None) -> tuple[float, list[int]]:
+        """``(solve(state), keeping_moves(state))`` in one call, sharing the position's solve."""
+        self._start(max_nodes)
+        st, children = self._children(state)
+        v = self._value(st)
+        mover = int(st[TO_MOVE])
+        keep = [k for k, child in enumerate(children) if self._keeps(child, v, mover)]
+        return v / 2, keep
+
+
+@lru_cache(maxsize=4)
+def solver_for(config: GarnerConfig) -> Solver:
+    """The shared :class:`Solver` of a config (a table of ``2**DEFAULT_TT_BITS`` positions)."""
+    return Solver(config)
+
+
+def solve(state: GarnerState, max_nodes: int | None = None) -> float:
+    """Seat 0's result under perfect play from ``state`` (1 win, 0.5 draw, 0 loss); raises
+    :class:`SolverBudgetError` past ``max_nodes`` searched positions."""
+    return solver_for(state.config).solve(state, max_nodes)
+
+
+def option_values(state: GarnerState, max_nodes: int | None = None) -> list[float]:
+    """Seat 0's result under perfect play after each legal option, in ``legal_moves()`` order."""
+    return solver_for(state.config).option_values(state, max_nodes)
+
+
+def keeping_moves(state: GarnerState, max_nodes: int | None = None) -> list[int]:
+    """The options (indices into ``legal_moves()``) that keep the position's value for the seat
+    to move."""
+    return solver_for(state.config).keeping_moves(state, max_nodes)
+
+
+# --- keeping the value ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """One sampled decision, solved: the position, the earlier decisions of its turn and which
+    options keep its value."""
+
+    game: int
+    """The game's number in the sample (its seed is ``game_seeds(seed, n)[game]``)."""
+    seed: int
+    """The game's seed (it deals the layout, as ``gamelib`` seeds games)."""
+    state: GarnerState
+    """The position at the decision (not to be modified)."""
+    turn: tuple[tuple[GarnerState, Move], ...]
+    """The decisions of this turn before it: each position and the move the reach player made."""
+    value: float
+    """Seat 0's result under perfect play (1 win, 0.5 draw, 0 loss)."""
+    keeping: tuple[int, ...]
+    """The options (indices into ``legal_moves()``) that keep the value for the seat to move."""
+    n_options: int
+    """How many legal options the decision has."""
+    nodes: int
+    """Positions the solver searched for it."""
+
+    @property
+    def critical(self) -> bool:
+        """Two or more options, and some option loses value for the seat to move."""
+        return self.n_options >= 2 and len(self.keeping) < self.n_options
+
+
+def _reach_pair(reach: str | Sequence[str]) -> tuple[str, str]:
+    pair = (reach, reach) if isinstance(reach, str) else tuple(reach)
+    if len(pair) != 2 or not all(isinstance(r, str) for r in pair):
+        raise ConfigError(f"reach names one player spec, or one per seat, got {reach!r}")
+    for r in pair:
+        GARNER.player(r)  # an unknown spec is refused here, by name
+    return pair[0], pair[1]
+
+
+def _sampled_turn(
+    config: GarnerConfig,
+    reach: tuple[str, str],
+    game_seed: int,
+    cards_left: int,
+    decisions: IntArray | None,
+) -> list[tuple[GarnerState, Move]] | None:
+    """The first turn that starts with at most ``cards_left`` cards in the layout and has a
+    decision with two or more options, as (position, move played) pairs: the game dealt from
+    ``game_seed`` and played by the ``reach`` players (through the player protocol, each seat on
+    its own stream; or replaying the compiled game's ``decisions``). None if the game ends first."""
+    chance, seat_rngs = game_rngs(game_seed, 2)
+    state = new_state(config, chance)
+    agents = [GARNER.player(r) for r in reach] if decisions is None else []
+    turn: list[tuple[GarnerState, Move]] = []
+    at = 0
+    while not state.is_over():
+        legal = state.legal_moves()
+        seat = state.to_move
+        if decisions is None:
+            look = getattr(agents[seat], "observes", True)
+            obs = state.clone() if look == "state" else state.observation(seat) if look else None
+            move = agents[seat](obs, legal, seat_rngs[seat])
+        else:
+            d = int(decisions[at])
+            move = next(m for m in legal if encode(m) == d)
+        at += 1
+        if state.cards_in_layout() <= cards_left:
+            turn.append((state.clone(), move))
+        state.apply(move)
+        if turn and (state.phase == LIFT or state.is_over()):  # the turn is over
+            if any(len(s.legal_moves()) > 1 for s, _ in turn):
+                return turn
+            turn = []
+    return None
+
+
+def sample_positions(
+    config: GarnerConfig,
+    cards_left: int,
+    n_positions: int,
+    seed: int,
+    *,
+    reach: str | Sequence[str] = "greedy",
+    solver: Solver | None = None,
+    max_nodes: int | None = None,
+) -> tuple[list[Position], int]:
+    """Sample and solve ``n_positions`` decisions, one per seeded game.
+
+    Game ``i`` (seed ``game_seeds(seed, n_positions)[i]``) is played by the ``reach`` players
+    (one spec, or one per seat; compiled when both have a compiled version, as ``simulate``
+    plays them) until the first turn that starts with at most ``cards_left`` cards in the
+    layout — *cards left* counts every card not yet collected: on the grid, or lifted and not
+    yet placed (constant through a turn). One of that turn's decisions with two or more options
+    is drawn at random (``random.Random(game seed)``) and solved. Returns the solved positions
+    and how many were skipped because their solve passed ``max_nodes``; a game that ends
+    before such a turn gives no position."""
+    if not isinstance(cards_left, int) or isinstance(cards_left, bool) or cards_left < 1:
+        raise ConfigError(f"cards_left must be a positive int, got {cards_left!r}")
+    if not isinstance(n_positions, int) or isinstance(n_positions, bool) or n_positions < 0:
+        raise ConfigError(f"n_positions must be a non-negative int, got {n_positions!r}")
+    pair = _reach_pair(reach)
+    solver = solver or solver_for(config)
+    seeds = game_seeds(seed, n_positions)
+    games = None
+    if supports(pair[0]) and supports(pair[1]):
+        games = play_seeds(config, list(pair), np.array(seeds, np.int64), record=True)
+    positions = []
+    unsolved = 0
+    for i, gs in enumerate(seeds):
+        turn = _sampled_turn(
+            config, pair, gs, cards_left, None if games is None else games.game_decisions(i)
+        )
+        if turn is None:
+            continue
+        multi = [j for j, (s, _) in enumerate(turn) if len(s.legal_moves()) > 1]
+        j = multi[random.Random(gs).randrange(len(multi))]
+        state = turn[j][0]
+        try:
+            value, keep = solver.analyse(state, max_nodes)
+        except SolverBudgetError:
+            unsolved += 1
+            continue
+        positions.append(
+            Position(
+                i,
+                gs,
+                state,
+                tuple(turn[:j]),
+                value,
+                tuple(keep),
+                len(state.legal_moves()),
+                solver.nodes,
+            )
+        )
+    return positions, unsolved
+
+
+def _observe(agent: Player, state: GarnerState) -> Any:
+    """What the play loop hands a player: its observation (a copy, so the sample stays put),
+    the whole state for an oracle (``observes = "state"``), nothing for ``observes = False``."""
+    look = getattr(agent, "observes", True)
+    return state.clone() if look else None
+
+
+def judge(
+    positions: Sequence[Position],
+    player: str | Player,
+    *,
+    solver: Solver | None = None,
+    max_nodes: int | None = None,
+) -> pd.DataFrame:
+    """Ask ``player`` for its move at every critical position; one row per position.
+
+    The player is called as the simulator calls players — ``player(observation, legal, rng)``,
+    ``rng`` the seat's stream of the position's game (``gamelib.core.game_rngs``) — as a fresh
+    instance per position (a spec; a callable is used as given). Before the sampled decision it
+    is shown the turn's earlier decisions the same way (its answers there are not used; the
+    reach player's moves are played), so a player that plans its turn at its lift (greedy,
+    cautious, mcts) has a plan; ``own_line`` says whether it chose every one of those moves
+    itself. Columns: ``game``, ``seat``, ``decision``, ``options``, ``keeping`` (how many keep
+    the value), ``value`` (the mover's result under perfect play), ``choice`` (option index),
+    ``move``, ``kept``, ``choice_value`` (the mover's result after the choice) and
+    ``own_line``."""
+    solver = solver or (solver_for(positions[0].state.config) if positions else None)
+    rows = []
+    for pos in positions:
+        if not pos.critical:
+            continue
+        agent = GARNER.player(player)
+        seat = pos.state.to_move
+        rng = game_rngs(pos.seed, 2)[1][seat]
+        own = True
+        for earlier, played in pos.turn:
+            answer = agent(_observe(agent, earlier), earlier.legal_moves(), rng)
+            own = own and answer == played
+        legal = pos.state.legal_moves()
+        choice = agent(_observe(agent, pos.state), legal, rng)
+        if choice not in legal:
+            raise ConfigError(f"player {player!r} chose {choice!r}, which is not a legal move")
+        k = legal.index(choice)
+        mine = pos.value if seat == 0 else 1.0 - pos.value
+        kept = k in pos.keeping
+        after = mine
+        if not kept and solver is not None:
+            child = pos.state.clone()
+            child.apply(choice)
+            v = solver.solve(child, max_nodes)
+            after = v if seat == 0 else 1.0 - v
+        rows.append(
+            {
+                "game": pos.game,
+                "seat": seat,
+                "decision": PHASE_NAMES[pos.state.phase],
+                "options": pos.n_options,
+                "keeping": len(pos.keeping),
+                "value": mine,
+                "choice": k,
+                "move": repr(choice),
+                "kept": kept,
+                "choice_value": after,
+                "own_line": own,
+            }
+        )
+    return pd.DataFrame(rows, columns=JUDGE_COLUMNS)
+
+
+JUDGE_COLUMNS = [
+    "game",
+    "seat",
+    "decision",
+    "options",
+    "keeping",
+    "value",
+    "choice",
+    "move",
+    "kept",
+    "choice_value",
+    "own_line",
+]
+
+
+def share_row(judged: pd.DataFrame, level: float = 0.95) -> dict[str, Any]:
+    """How many critical positions a player kept the value at, the share and its Wilson
+    interval (``statsmodels``' ``proportion_confint``, ``method="wilson"``)."""
+    # imported here: statsmodels takes a second to import, and only this measure needs it
+    from statsmodels.stats.proportion import proportion_confint
+
+    n = len(judged)
+    kept = int(judged["kept"].sum()) if n else 0
+    lo, hi = proportion_confint(kept, n, alpha=1 - level, method="wilson") if n else (0.0, 1.0)
+    # the interval reaches 1 (0) exactly at a share of 1 (0); statsmodels rounds it to 1 - 1e-16
+    lo = 0.0 if kept == 0 else float(lo)
+    hi = 1.0 if kept == n else float(hi)
+    return {
+        "kept": kept,
+        "critical": n,
+        "share": kept / n if n else float("nan"),
+        "share_lo": float(lo),
+        "share_hi": float(hi),
+        "own_line": int(judged["own_line"].sum()) if n else 0,
+    }
+
+
+def keeps_value(
+    config: GarnerConfig,
+    players: str | Player | Sequence[str | Player],
+    cards_left: int,
+    n_positions: int,
+    seed: int,
+    *,
+    reach: str | Sequence[str] = "greedy",
+    max_nodes: int | None = None,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """How often each player keeps the game-theoretic value where it matters.
+
+    Samples ``n_positions`` decisions with at most ``cards_left`` cards left from seeded games
+    played by ``reach`` (see :func:`sample_positions`), solves them, keeps the *critical* ones
+    (two or more options, some option loses value for the seat to move) and asks each player
+    for its move there (see :func:`judge`). One row per player: ``player``, ``setup``,
+    ``cards_left``, ``reach``, ``sampled`` (positions drawn), ``unsolved`` (past
+    ``max_nodes``, left out), ``critical``, ``kept``, ``share`` = kept / critical and its
+    Wilson interval ``share_lo``–``share_hi`` at ``level``, and ``own_line`` (critical
+    positions whose earlier decisions this turn the player would have made itself)."""
+    specs = [players] if isinstance(players, str) or callable(players) else list(players)
+    positions, unsolved = sample_positions(
+        config, cards_left, n_positions, seed, reach=reach, max_nodes=max_nodes
+    )
+    rows = []
+    for spec in specs:
+        judged = judge(positions, spec, max_nodes=max_nodes)
+        rows.append(
+            {
+                "player": spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec)),
+                "setup": config.setup,
+                "cards_left": cards_left,
+                "reach": reach if isinstance(reach, str) else "/".join(reach),
+                "sampled": len(positions) + unsolved,
+                "unsolved": unsolved,
+                **share_row(judged, level),
+            }
+        )
+    return pd.DataFrame(rows)
