@@ -25,8 +25,8 @@ This module owns that value and the measure built on it:
   plans to join a suit group on its target first, then placements that stay below the top
   level, each class by how often the site cut the search off for that card before (the
   history heuristic, Schaeffer 1989); collects by greedy's worth. Greedy's lift estimates
-  take about a quarter of the search's time and pay for it many times over: two setup-A deals
-  are solved in 0.5 and 0.7 million nodes with them, and not within 3 million without.
+  make a node about a third dearer and pay for it many times over: two setup-A deals are
+  solved in about half a million nodes with them, and not within 3 million without.
 * **Decided suits** are hashed by their winner only, so lines where the seats split such a
   suit's last cards differently meet in the table.
 
@@ -41,9 +41,10 @@ option loses value (a win becomes a draw or a loss, a draw a loss, for the seat 
 share of critical positions where a player's choice keeps the value, with a Wilson interval,
 measures how often it plays exactly right where it matters.
 
-Layout, shaped for speed: the search runs on an explicit stack of preallocated
-per-depth rows (state vectors, ordered options, greedy's lift plans), so a node allocates
-nothing; the table is four flat arrays indexed by the low bits of the 64-bit hash.
+Layout, shaped for speed: the search runs on an explicit stack of preallocated per-depth rows
+(state vectors, ordered options, greedy's lift plans, the nodes' windows) — numba cannot cache a
+recursive function (numba issue #6061: loading it segfaults) — so a node allocates nothing; the
+table is four flat arrays indexed by the low bits of the 64-bit hash.
 
 numba's on-disk cache does not notice edits to ``kernel.py``/``kernel_players.py``: after
 editing them, delete ``gamelib/garner/__pycache__/solver*.nbi``/``.nbc``.
