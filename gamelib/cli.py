@@ -683,35 +683,52 @@ def _verdict_questions(args: argparse.Namespace, seats: int, levels: int) -> lis
     return out
 
 
-def _cmd_verdict(args: argparse.Namespace) -> int:
-    import json
-
+def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, Any]:
+    """What ``verdict`` and ``report`` share: the rules, levels and questions from the flags,
+    every argument checked before any game, as keyword arguments of
+    :func:`gamelib.verdict.verdict` (``out``: the output flag and its suffix)."""
     from gamelib.sim import check_output_path, check_scheduler_address, n_seats
-    from gamelib.verdict import format_verdicts, verdict
 
     config = _config_from_args(args, infer_players=False)
     levels = _names(args.players)
     if not levels:
         raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
-    if args.json is not None:
-        check_output_path(args.json, "--json", ".json")
+    flag, suffix = out
+    path = getattr(args, flag.lstrip("-"))
+    if path is not None:
+        check_output_path(path, flag, suffix)
     if args.scheduler is not None:
         check_scheduler_address(args.scheduler, "--scheduler")
-    questions = _verdict_questions(args, n_seats(config), len(levels))
-    table = verdict(
-        config,
-        levels,
-        questions,
-        alpha=args.alpha,
-        beta=args.beta,
-        max_games=args.max_games,
-        seed=args.seed,
-        workers=args.workers,
-        executor=args.scheduler,
-        resume=args.resume,
-        progress=not args.no_progress,
-        _names={**FLAGS, "max_games": "--max-games", "alpha": "--alpha", "beta": "--beta"},
-    )
+    return {
+        "config": config,
+        "levels": levels,
+        "questions": _verdict_questions(args, n_seats(config), len(levels)),
+        "alpha": args.alpha,
+        "beta": args.beta,
+        "max_games": args.max_games,
+        "seed": args.seed,
+        "workers": args.workers,
+        "executor": args.scheduler,
+        "resume": args.resume,
+        "progress": not args.no_progress,
+        "_names": {
+            **FLAGS,
+            "max_games": "--max-games",
+            "alpha": "--alpha",
+            "beta": "--beta",
+            flag.lstrip("-"): flag,
+        },
+    }
+
+
+def _cmd_verdict(args: argparse.Namespace) -> int:
+    import json
+
+    from gamelib.verdict import format_verdicts, verdict
+
+    call = _verdict_call(args, ("--json", ".json"))
+    config = call["config"]
+    table = verdict(**call)
     label = args.setup or getattr(config, "setup", None) or "default rules"
     n_players = getattr(config, "n_players", None)
     if not args.setup and n_players is not None:
@@ -732,39 +749,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     import shlex
 
     from gamelib.report import report
-    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
 
-    config = _config_from_args(args, infer_players=False)
-    levels = _names(args.players)
-    if not levels:
-        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
-    check_output_path(args.out, "--out", ".html")
-    if args.scheduler is not None:
-        check_scheduler_address(args.scheduler, "--scheduler")
-    questions = _verdict_questions(args, n_seats(config), len(levels))
+    call = _verdict_call(args, ("--out", ".html"))
     argv = list(args.argv) if getattr(args, "argv", None) is not None else sys.argv[1:]
-    path = report(
-        config,
-        levels,
-        questions,
-        out=args.out,
-        seed=args.seed,
-        alpha=args.alpha,
-        beta=args.beta,
-        max_games=args.max_games,
-        workers=args.workers,
-        executor=args.scheduler,
-        resume=args.resume,
-        progress=not args.no_progress,
-        command=shlex.join(["gamelib", *argv]),
-        _names={
-            **FLAGS,
-            "max_games": "--max-games",
-            "alpha": "--alpha",
-            "beta": "--beta",
-            "out": "--out",
-        },
-    )
+    path = report(**call, out=args.out, command=shlex.join(["gamelib", *argv]))
     print(f"report: {path}")
     return 0
 
