@@ -11,7 +11,7 @@ Three parts, one core, nothing asserted:
    cold table (``Solver.clear``) with a node budget; the row gives the median and maximum
    seconds and nodes. A setup stops growing once a solve passes ``--budget-s`` seconds or the
    node budget (it is then recorded as unsolved).
-2. **Keeping the value** (``solver.keeps_value``): ``--keeps-positions`` decisions sampled from
+2. **Keeping the value** (``keeps.keeps_value``): ``--keeps-positions`` decisions sampled from
    greedy games at the largest comfortable ``cards_left`` of each setup (every solve there within
    ``--comfort-s`` seconds) and at the ``--keeps-cards`` below it (18 and 12), solved within
    ``--keeps-max-nodes`` (positions past it are counted as unsolved), the critical ones kept,
@@ -43,6 +43,7 @@ from statsmodels.stats.proportion import proportion_confint
 from gamelib import __version__
 from gamelib.core import game_rngs, game_seeds
 from gamelib.garner import GARNER, GarnerConfig, GarnerState
+from gamelib.garner import keeps as K
 from gamelib.garner import solver as S
 from gamelib.garner.kernel import N_LEFT, PHASE, apply, new_work, state_from_deal, tables
 from gamelib.garner.kernel_players import play_seeds, player_tables
@@ -145,7 +146,7 @@ def keeps_rows(
     config = GARNER.config(setup)
     solver = S.Solver(config, tt_bits=TT_BITS)
     start = time.perf_counter()
-    positions, unsolved = S.sample_positions(
+    positions, unsolved = K.sample_positions(
         config, cards_left, n, seed, solver=solver, max_nodes=max_nodes
     )
     solve_s = time.perf_counter() - start
@@ -153,14 +154,14 @@ def keeps_rows(
     critical = [p for p in positions if p.critical]
     for spec in PLAYERS:
         start = time.perf_counter()
-        judged = S.judge(positions, spec, solver=solver, max_nodes=max_nodes)
+        judged = K.judge(positions, spec, solver=solver, max_nodes=max_nodes)
         row = {
             "setup": setup,
             "cards_left": cards_left,
             "player": spec,
             "sampled": len(positions) + unsolved,
             "unsolved": unsolved,
-            **S.share_row(judged),
+            **K.share_row(judged),
             "judge_s": round(time.perf_counter() - start, 1),
             "solve_s": round(solve_s, 1),
         }

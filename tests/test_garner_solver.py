@@ -12,6 +12,7 @@ import pytest
 
 from gamelib.core import ConfigError, Move, game_rngs, game_seeds
 from gamelib.garner import GARNER, SETUPS, GarnerConfig, GarnerState, custom
+from gamelib.garner import keeps as K
 from gamelib.garner import solver as S
 from gamelib.garner.rules import COLLECT, LEAVE, LIFT, Collect, from_layout
 
@@ -200,7 +201,7 @@ def test_placing_the_card_on_top_throws_the_game_away() -> None:
 
 
 def _greedy_position(setup: str, cards: int, seed: int) -> GarnerState:
-    positions, _ = S.sample_positions(GARNER.config(setup), cards, 1, seed, max_nodes=10**7)
+    positions, _ = K.sample_positions(GARNER.config(setup), cards, 1, seed, max_nodes=10**7)
     return positions[0].state
 
 
@@ -273,7 +274,7 @@ def _spoiler(observation: GarnerState, legal: Sequence[Move], rng: random.Random
 
 def test_keeps_value_shares() -> None:
     cfg = GARNER.config("A")
-    table = S.keeps_value(cfg, ["random", "greedy", _oracle, _spoiler], 9, 120, 3)
+    table = K.keeps_value(cfg, ["random", "greedy", _oracle, _spoiler], 9, 120, 3)
     rows = table.set_index("player")
     assert set(rows["sampled"]) == {120}
     critical = int(rows.loc["random", "critical"])
@@ -288,16 +289,16 @@ def test_keeps_value_shares() -> None:
 
 def test_sampled_positions_are_where_asked() -> None:
     cfg = GARNER.config("A")
-    positions, unsolved = S.sample_positions(cfg, 8, 30, 11, reach=["random", "greedy"])
+    positions, unsolved = K.sample_positions(cfg, 8, 30, 11, reach=["random", "greedy"])
     assert unsolved == 0 and 25 <= len(positions) <= 30
     for pos in positions:
         assert pos.state.cards_in_layout() <= 8
         assert pos.n_options == len(pos.state.legal_moves()) >= 2
         assert pos.value == S.solve(pos.state)
         assert all(s.to_move == pos.state.to_move for s, _ in pos.turn)
-    again, _ = S.sample_positions(cfg, 8, 30, 11, reach=["random", "greedy"])
+    again, _ = K.sample_positions(cfg, 8, 30, 11, reach=["random", "greedy"])
     assert [p.keeping for p in again] == [p.keeping for p in positions]
-    judged = S.judge(positions, "greedy")
+    judged = K.judge(positions, "greedy")
     assert len(judged) == sum(p.critical for p in positions)
     lost = judged[~judged["kept"]]
     assert (lost["choice_value"] < lost["value"]).all()
