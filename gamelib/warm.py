@@ -52,7 +52,16 @@ COMPILED_ENTRIES = {
 
 #: the search players (reference engine, compiled search) and the compiled functions they call
 SEARCH_ENTRIES: dict[str, dict[str, tuple[str, ...]]] = {
-    "garner": {"mcts": ("gamelib.garner.search:search",)},
+    "garner": {
+        "mcts": ("gamelib.garner.search:search",),
+        "solver": (
+            "gamelib.garner.search:search",
+            "gamelib.garner.search:search_tree",
+            "gamelib.garner.solver:alphabeta",
+            "gamelib.garner.solver:static_bounds",
+            "gamelib.garner.solver:greedy_guess",
+        ),
+    },
     "gargon": {"ismcts": ("gamelib.gargon.search:search",)},
     "deck_the_yard": {
         "rollout": ("gamelib.deck_the_yard.search:rollout_decide",),
@@ -62,7 +71,7 @@ SEARCH_ENTRIES: dict[str, dict[str, tuple[str, ...]]] = {
 
 #: a tiny game of each search player (few iterations: the compiled code is the same)
 SEARCH_SPECS = {
-    "garner": ("mcts:8", "mcts:8:random"),
+    "garner": ("mcts:8", "mcts:8:random", "solver:8:6"),
     "gargon": ("ismcts:8", "ismcts:8:random"),
     "deck_the_yard": ("rollout:2", "oracle:2"),
 }
@@ -169,10 +178,12 @@ def _library_calls(game_name: str, kernel: Any, state: Any) -> None:
     t, st = kernel.from_reference(state)
     kernel.is_over(st)
     if game_name == "garner":
-        from gamelib.garner.kernel_players import set_order
+        from gamelib.garner.kernel_players import player_tables, set_order
+        from gamelib.garner.solver import greedy_guess
 
         tab, tmp, out = (np.empty(64, np.int64) for _ in range(3))
         set_order(np.array([3, 1, 2], np.int64), tab, tmp, out)
+        greedy_guess(t, player_tables(state.config), st, 0)
     elif game_name == "gargon":
         kernel.play_random_batch(t, np.zeros(1, np.int64), False)
     elif game_name == "deck_the_yard":

@@ -397,4 +397,18 @@ def mcts(spec: str | None = None) -> Player:
     return make(spec)
 
 
-PLAYERS = {"random": random_, "greedy": greedy, "cautious": cautious, "mcts": mcts}
+def solver(spec: str | None = None) -> Player:
+    """A fresh ``solver:N[:CARDS[:MAX_NODES]]`` player: ``mcts:N``, exact near the end
+    (``gamelib.garner.perfect``)."""
+    from gamelib.garner.perfect import solver_player
+
+    return solver_player(spec)
+
+
+PLAYERS = {
+    "random": random_,
+    "greedy": greedy,
+    "cautious": cautious,
+    "mcts": mcts,
+    "solver": solver,
+}

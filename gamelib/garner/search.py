@@ -428,17 +428,22 @@ def search(
 
 
 def root_children(
-    state: GarnerState, settings: MCTSSettings, seed: int
+    state: GarnerState,
+    settings: MCTSSettings,
+    seed: int,
+    plan: tuple[Any, int] | None = None,
 ) -> list[tuple[int, int, float]]:
     """What a search from ``state`` saw at its root, per legal decision in legal order:
-    ``(decision site, visits, mean reward of the seat to move)``."""
+    ``(decision site, visits, mean reward of the seat to move)``. ``plan``: the position before
+    this turn's lift and the lift's option (:meth:`MCTSPlayer.plan`), for greedy playouts."""
     t, st = from_reference(state)
+    pre, lift_k = plan if plan is not None else (st, -1)
     nodes, value, _ = search_tree(
         t,
         player_tables(state.config),
         st,
-        st,
-        -1,
+        pre,
+        lift_k,
         settings.iterations,
         POLICIES[settings.policy],
         settings.cutoff,
@@ -546,14 +551,7 @@ class MCTSPlayer:
             return legal[0]
         s = self.settings
         t, st = from_reference(observation)
-        pre, lift_k = st, -1
-        mine = self._lift
-        if (
-            not lifting
-            and mine is not None
-            and mine[:2] == (observation.turns, observation.to_move)
-        ):
-            pre, lift_k = mine[2], mine[3]
+        pre, lift_k = self.plan(observation, st)
         k, n = search(
             t,
             player_tables(observation.config),
@@ -573,6 +571,22 @@ class MCTSPlayer:
         if lifting:
             self._lift = (observation.turns, observation.to_move, st, int(k))
         return legal[int(k)]
+
+    def plan(self, observation: GarnerState, st: Any) -> tuple[Any, int]:
+        """The position before this turn's lift and the lift's option, if this player lifted
+        (kernel state ``st`` and -1 otherwise): greedy playouts plan the lift's placements."""
+        mine = self._lift
+        if (
+            observation.phase != LIFT
+            and mine is not None
+            and mine[:2] == (observation.turns, observation.to_move)
+        ):
+            return mine[2], mine[3]
+        return st, -1
+
+    def remember_lift(self, observation: GarnerState, st: Any, k: int) -> None:
+        """Note that this seat lifted option ``k`` at ``observation`` (kernel state ``st``)."""
+        self._lift = (observation.turns, observation.to_move, st, int(k))
 
 
 def mcts(spec: str | None = None) -> MCTSPlayer:
