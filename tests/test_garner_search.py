@@ -281,3 +281,33 @@ def test_more_iterations_are_not_weaker() -> None:
     r = _share(table, "mcts:400").iloc[0]
     assert r["games"] == 80
     assert r["hi"] >= 0.5, r.to_dict()
+
+
+@pytest.mark.parametrize("setup", ["A", "standard"])
+def test_stopping_early_never_changes_the_decision(setup: str) -> None:
+    """The player's search stops once its most visited root child cannot be overtaken: on
+    positions across whole games its decision equals the full budget's most visited child, and
+    on some of them it did stop early (fewer root visits than the budget)."""
+    cfg = GARNER.config(setup)
+    pt = S.player_tables(cfg)
+    stopped = decided = 0
+    for g in range(2):
+        rng = random.Random(100 + g)
+        state = GARNER.new_state(cfg, rng)
+        assert isinstance(state, GarnerState)
+        while not state.is_over() and decided < 40:
+            legal = state.legal_moves()
+            if len(legal) > 1:
+                t, st = S.from_reference(state)
+                seed = rng.getrandbits(63)
+                full, value, _ = S.search_tree(t, pt, st, st, -1, 300, S.GREEDY, 2, 0.1, seed)
+                short, _, _ = S.search_tree(t, pt, st, st, -1, 300, S.GREEDY, 2, 0.1, seed, True)
+                k, n = S.search(t, pt, st, st, -1, 300, S.GREEDY, 2, 0.1, seed)
+                assert n == len(legal)
+                assert k == S.best_root_child(full, value)
+                stopped += int(short[0, S.F_VISITS] < full[0, S.F_VISITS])
+                decided += 1
+                state.apply(legal[k])
+            else:
+                state.apply(legal[0])
+    assert decided >= 20 and stopped > 0, (decided, stopped)

@@ -27,7 +27,11 @@ gets a fresh search of ``N`` iterations from the current position:
    share, so lines that all lose still rank by how much they lose by.
 
 The decision taken is the root child visited most (ties: the higher mean, then the first in
-legal order). A position with one legal decision is answered without searching. The player
+legal order). The player's search stops early once that child leads every other by more than
+the iterations left — no later iteration could change the decision, so the moves are exactly
+those of the full budget, 18–34 % sooner (measured on 425 decisions of setups A and standard at
+400 and 1,600 iterations; ``root_children``, which reports visit counts, always runs the full
+budget). A position with one legal decision is answered without searching. The player
 remembers its own lift, so the searches for that lift's placements give their greedy playouts
 the lift's plan.
 
@@ -279,6 +283,7 @@ def search_tree(
     cutoff: int,
     c: float,
     seed: int,
+    early: bool = False,
 ) -> Any:
     """Run ``iterations`` UCT iterations from position ``root`` (see the module docstring);
     returns ``(nodes, value, n_nodes)``: node 0 is the root, its children (``F_FIRST``,
@@ -298,7 +303,7 @@ def search_tree(
     st = root.copy()
     pre = pre0.copy()  # the position before the path's last lift (greedy playouts plan it)
     stop = root[TURNS] + cutoff  # cut-off playouts all end at the same turn
-    for _ in range(iterations):
+    for done in range(iterations):
         st[:] = root
         pre[:] = pre0
         node = 0
@@ -382,7 +387,28 @@ def search_tree(
             nodes[node, F_VISITS] += 1
             value[node] += r0 if nodes[node, F_MOVER] == 0 else 1.0 - r0
             node = nodes[node, F_PARENT]
+        if early and _decided(nodes, iterations - done - 1):
+            break
     return nodes, value, n_nodes
+
+
+@njit(cache=True)
+def _decided(nodes: Any, remaining: int) -> bool:
+    """Whether the root's most visited child leads every other by more than ``remaining``
+    visits: no later iteration can change the search's decision (the most visited child), so
+    the search may stop. Root children are all created at the first expansion (untried ones
+    count 0 visits)."""
+    first = nodes[0, F_FIRST]
+    top = -1
+    second = -1
+    for ch in range(first, first + nodes[0, F_N_CHILD]):
+        v = nodes[ch, F_VISITS]
+        if v > top:
+            second = top
+            top = v
+        elif v > second:
+            second = v
+    return top - second > remaining
 
 
 @njit(cache=True)
@@ -423,7 +449,9 @@ def search(
     n = legal(t, root, work)
     if n <= 1:
         return 0, n
-    nodes, value, _ = search_tree(t, pt, root, pre0, lift_k0, iterations, policy, cutoff, c, seed)
+    nodes, value, _ = search_tree(
+        t, pt, root, pre0, lift_k0, iterations, policy, cutoff, c, seed, True
+    )
     return best_root_child(nodes, value), n
 
 
