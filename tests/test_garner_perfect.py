@@ -95,3 +95,15 @@ def test_it_keeps_the_value_at_sampled_critical_positions() -> None:
     rows = table.set_index("player")
     assert rows.loc["solver:20:27", "critical"] >= 5
     assert rows.loc["solver:20:27", "share"] == 1.0
+
+
+def test_perfect_deals_are_the_deals_simulate_plays() -> None:
+    """``keeps.perfect_deals`` solves deal i of a seed as ``simulate`` deals it: two players
+    exact from the first move reach each deal's value under perfect play."""
+    from gamelib.garner.keeps import perfect_deals
+
+    deals = perfect_deals("A", 3, 5)
+    assert list(deals.deal) == [0, 1, 2] and deals.value.isin([0.0, 1.0]).all()
+    exact = "solver:10:27:50000000"
+    table = simulate(GARNER.config("A"), [exact, exact], 3, 5, workers=1, progress=False)
+    assert list(table.win_0.astype(float)) == list(deals.value)

@@ -381,20 +381,60 @@ def shares(table: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def perfect_deals(
+    setup: str, n_deals: int, seed: int, *, max_nodes: int | None = None
+) -> pd.DataFrame:
+    """Seat 0's result under perfect play on deals ``0 … n_deals - 1`` of ``seed`` — the deals
+    ``simulate`` and the ladder play with that seed (deal ``i`` is dealt from
+    ``game_seeds(seed, n)[i]``'s chance stream). One row per deal: ``deal``, ``value`` (1 win,
+    0.5 draw, 0 loss; NaN past ``max_nodes``), ``nodes``, ``seconds``."""
+    config = GARNER.config(setup)
+    solver = Solver(config)
+    rows = []
+    for deal, gs in enumerate(game_seeds(seed, n_deals)):
+        state = new_state(config, game_rngs(gs, 2)[0])
+        solver.clear()  # each deal's cost on its own
+        t0 = time.perf_counter()
+        try:
+            value = solver.solve(state, max_nodes)
+        except SolverBudgetError:
+            value = float("nan")
+        rows.append(
+            {
+                "deal": deal,
+                "value": value,
+                "nodes": solver.nodes,
+                "seconds": round(time.perf_counter() - t0, 3),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m gamelib.garner.keeps OUT.csv [--positions N] [--seed S]``: re-make the
-    stored study (a small table, one row per judged position)."""
+    """``python -m gamelib.garner.keeps OUT.csv [--positions N] [--seed S]`` re-makes the
+    stored study (a small table, one row per judged position); ``--deals N --deals-out CSV``
+    also solves the first N deals of the seed (notebook 04: the setup-A ladder's deals)."""
     parser = argparse.ArgumentParser(prog="python -m gamelib.garner.keeps", description=__doc__)
-    parser.add_argument("out", type=Path)
+    parser.add_argument("out", type=Path, nargs="?")
     parser.add_argument("--positions", type=int, default=200, help="positions per depth")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals", type=int, default=0, help="whole setup-A deals to solve")
+    parser.add_argument("--deals-out", type=Path)
     args = parser.parse_args(argv)
+    if args.deals and args.deals_out is None:
+        parser.error("--deals needs --deals-out")
     t0 = time.perf_counter()
-    table = study(n_positions=args.positions, seed=args.seed)
-    table.to_csv(args.out, index=False)
-    summary = shares(table)
-    print(summary[summary.cards_left == "all"].to_string(index=False))
-    print(f"{len(table)} judged positions in {time.perf_counter() - t0:.0f} s: {args.out}")
+    if args.out is not None:
+        table = study(n_positions=args.positions, seed=args.seed)
+        table.to_csv(args.out, index=False)
+        summary = shares(table)
+        print(summary[summary.cards_left == "all"].to_string(index=False))
+        print(f"{len(table)} judged positions in {time.perf_counter() - t0:.0f} s: {args.out}")
+    if args.deals:
+        deals = perfect_deals("A", args.deals, args.seed)
+        deals.to_csv(args.deals_out, index=False)
+        wins = int((deals["value"] == 1.0).sum())
+        print(f"setup A under perfect play: seat 0 wins {wins} of {len(deals)} deals")
     return 0
 
 
