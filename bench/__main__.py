@@ -32,7 +32,10 @@ streams at edges 0 to 4δ and on Garner setup A under greedy play — the "verdi
 ``--verdict-only`` runs just those rows into ``bench/results/verdict-cost.json``.
 
 Every run ends with the start-up of a small command-line run of each game wanted, cold (an
-empty numba cache) and warm (``bench/startup.py``) — the "startup" key.
+empty numba cache) and warm (``bench/startup.py``) — the "startup" key — and the stored
+strength curves (``bench/results/strength.json``, made by ``python -m bench.strength``, about an
+hour of play on 2 cores, so a bench run shows the last one instead of playing it again) — the
+"strength" key.
 """
 
 from __future__ import annotations
@@ -713,6 +716,9 @@ def main(argv: list[str] | None = None) -> int:
         from bench import verdict_cost
 
         cost = verdict_cost.main()
+    from bench.strength import show_stored
+
+    strength = show_stored()
     goals = targets(rows)
     if goals:
         print(f"\n{'random play, compiled':<28} {'÷ tic-tac-toe':>14} {'target':>7} "
@@ -751,6 +757,7 @@ def main(argv: list[str] | None = None) -> int:
         "verdict_cost": cost,
         "scale_runs": scale_runs,
         "startup": startup,
+        "strength": strength,
         "skipped": missing,
     }
     if args.out is None:  # a partial run never overwrites the full run's results

@@ -8,7 +8,11 @@ fixed-size test with the same α and β needs at that edge
 (:func:`gamelib.verdict.sequential.fixed_deals`: TOST inside the margin, a one-sided test beyond
 it; none decides on the margin) — a size only an oracle knowing the edge could choose — and
 the size a fixed design planned for an even game plays on every rule set.  ``garner_row()``
-adds one real verdict: fairness on Garner setup A under greedy play.  Nothing is asserted;
+adds one real verdict: fairness on Garner setup A under greedy play.  ``strong_row()`` prices
+the issue-21 goal — a fairness verdict at ``mcts:400`` on the standard setup at δ = 0.03 in 3
+minutes on 2 cores — from measured seconds per ``mcts:400`` self-play game (2 workers) times
+the deals the sequential verdict uses on an even game (the synthetic edge-0 row), without
+playing the verdict itself (over an hour).  Nothing is asserted;
 ``python -m bench.verdict_cost`` prints the rows.
 """
 
@@ -112,6 +116,30 @@ def garner_row(seed: int = 1) -> dict[str, Any]:
     }
 
 
+def strong_row(
+    rows: list[dict[str, Any]], games: int = 8, player: str = "mcts:400", setup: str = "standard"
+) -> dict[str, Any]:
+    """Seconds per ``player`` self-play game on ``setup`` (``games`` games on 2 workers, wall
+    clock) and the minutes an even game's sequential fairness verdict would take at that rate."""
+    from gamelib.garner import GARNER
+    from gamelib.sim import simulate
+
+    config = GARNER.config(setup)
+    simulate(config, [player, player], 1, 1, workers=1, progress=False)  # load the compiled code
+    t0 = time.perf_counter()
+    simulate(config, [player, player], games, 2026, workers=2, progress=False)
+    per_game = (time.perf_counter() - t0) / games
+    even = next(r for r in rows if r["edge"] == 0.0)
+    return {
+        "case": f"garner {setup}, {player} self-play, fair ±{MARGIN} on an even game",
+        "games_timed": games,
+        "seconds_per_game_2_workers": round(per_game, 3),
+        "expected_deals": even["mean_deals"],
+        "expected_minutes": round(even["mean_deals"] * per_game / 60, 1),
+        "goal_minutes": 3,
+    }
+
+
 def show(rows: list[dict[str, Any]], garner: dict[str, Any] | None) -> None:
     """The rows as a table on stdout."""
     print(
@@ -148,7 +176,20 @@ def main() -> dict[str, Any]:
     """Measure, print, and return the rows as the bench report stores them."""
     rows, garner = verdict_rows(), garner_row()
     show(rows, garner)
-    return {"synthetic": rows, "garner": garner, "margin": MARGIN, "alpha": ALPHA, "beta": BETA}
+    strong = strong_row(rows)
+    print(
+        f"{strong['case']}: {strong['seconds_per_game_2_workers']:.2f} s a game on 2 workers "
+        f"× {strong['expected_deals']:,.0f} deals ≈ {strong['expected_minutes']} min "
+        f"(goal {strong['goal_minutes']} min)"
+    )
+    return {
+        "synthetic": rows,
+        "garner": garner,
+        "strong": strong,
+        "margin": MARGIN,
+        "alpha": ALPHA,
+        "beta": BETA,
+    }
 
 
 if __name__ == "__main__":
