@@ -283,6 +283,41 @@ def test_more_iterations_are_not_weaker() -> None:
     assert r["hi"] >= 0.5, r.to_dict()
 
 
+def test_the_tree_sees_past_the_cut_off_with_a_larger_budget() -> None:
+    """The cut-off counts from the leaf, not the root: with enough iterations some path of the
+    tree ends more than CUTOFF turns past the searched position (before issue 21 the tree was
+    stopped there, so no budget could see further)."""
+    import numpy as np
+
+    state = _mid_game(GARNER.config("A"), 4, 6)
+    t, root = S.from_reference(state)
+    pt = S.player_tables(state.config)
+    cutoff = S.DEFAULT_CUTOFF["greedy"]
+
+    def deepest_turn(iterations: int) -> int:
+        nodes, _, n = S.search_tree(
+            t, pt, root, root.copy(), -1, iterations, S.GREEDY, cutoff, 0.1, 12345
+        )
+        work = S.new_work(t)
+        best = 0
+        for leaf in range(1, n):
+            path = []
+            node = leaf
+            while node > 0:
+                path.append(int(nodes[node, S.F_MOVE]))
+                node = int(nodes[node, S.F_PARENT])
+            st = root.copy()
+            for move in reversed(path):
+                S.apply(t, st, move, work)
+            best = max(best, int(st[S.TURNS]))
+        return best
+
+    small, large = deepest_turn(50), deepest_turn(3000)
+    assert large > int(root[S.TURNS]) + cutoff, (small, large, int(root[S.TURNS]))
+    assert large >= small
+    assert np.iinfo(np.int64).max > large  # a real turn count
+
+
 @pytest.mark.parametrize("setup", ["A", "standard"])
 def test_stopping_early_never_changes_the_decision(setup: str) -> None:
     """The player's search stops once its most visited root child cannot be overtaken: on

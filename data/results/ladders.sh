@@ -2,7 +2,10 @@
 # Re-make the skill ladders of notebook 04 (`bash data/results/ladders.sh`; regenerate.sh runs it
 # too). Measured on the 2-core machine: see notebook 04 and the README ("The skill ladder").
 # Garner: TAG's ladder — random, one-step look-ahead (greedy), cautious, MCTS and an "elite" MCTS
-# with twice the budget — 300 deals per pairing, each deal from both seats, with self-play.
+# with twice the budget — each deal from both seats, with self-play; setup A adds the top rung
+# solver:400 (mcts:400 that plays perfectly from 18 cards left, gamelib.garner.perfect). 300 deals
+# per pairing on A, 150 on the standard setup and C (their search games take two to four times as
+# long).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 G=".venv/bin/gamelib"
@@ -10,12 +13,12 @@ OUT=data/results
 
 LEVELS=random,greedy,cautious,mcts:200,mcts:400
 COLS=winner,n_winners,reason,turns,score_0,score_1,win_0,win_1
-$G ladder garner --setup A --players $LEVELS -n 300 --seed 2026 --columns $COLS --no-progress \
+$G ladder garner --setup A --players $LEVELS,solver:400 -n 300 --seed 2026 --columns $COLS --no-progress \
   --out $OUT/ladder-garner-a.parquet
-$G ladder garner --setup standard --players $LEVELS -n 300 --seed 2026 --columns $COLS \
+$G ladder garner --setup standard --players $LEVELS -n 150 --seed 2026 --columns $COLS \
   --no-progress --out $OUT/ladder-garner-standard.parquet
 $G ladder garner --setup C --must-move one --straight-line true --top-layer level \
-  --players $LEVELS -n 300 --seed 2026 --columns $COLS --no-progress \
+  --players $LEVELS -n 150 --seed 2026 --columns $COLS --no-progress \
   --out $OUT/ladder-garner-c-one-true-level.parquet
 COLS=winner,n_winners,reason,turns,rounds
 for s in 0 1 2 3; do COLS=$COLS,score_$s,win_$s,zeros_$s,captured_$s; done

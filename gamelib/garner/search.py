@@ -19,8 +19,9 @@ gets a fresh search of ``N`` iterations from the current position:
    greedy of :mod:`gamelib.garner.kernel_players` on both seats; ``random``: uniform), to the
    end of the game or, with a cut-off of ``CUTOFF`` turns (greedy's default: 2, this turn and
    the opponent's reply; random's: 0, no cut-off), until the game's turn count is ``CUTOFF``
-   past the searched position — every playout of a search stops at the same turn, so leaves
-   at different depths are compared at one horizon — and then the material estimate below;
+   past the *leaf* (rounded up by one turn where needed so every estimate is taken with the
+   same seat to move as at the root's own horizon) — so the horizon deepens as the tree grows,
+   and a larger budget sees further — and then the material estimate below;
 4. **back up**: each seat's reward is added to the visited nodes, each node keeping the reward
    of the seat that moved into it. A finished game gives ``RESULT_WEIGHT`` (0.8) of the result
    (win 1, draw 0.5 — a ``turn_limit`` stall is a draw — loss 0) plus 0.2 of the seats' card
@@ -107,6 +108,11 @@ POLICIES = {"random": RANDOM, "greedy": GREEDY}
 # which C = 0.5 drowns): cut-off 2, C = 0.1 scores 0.85 in standard (30 deals) and 0.72 in A
 # (60 deals); C = 0.25 0.83; cut-off 4 0.79 in A, and it loses 0.42 to cut-off 2 in standard.
 # Cut-off 2 is also 5× cheaper than full playouts in standard (mcts:1000: 28 against 160 ms).
+# Those cut-offs were counted from the searched position, and the tree stopped there too: the
+# search never looked more than two turns ahead whatever its budget, and its strength did not
+# grow with it (issue 21: mcts:400 v mcts:200 0.500 [0.460, 0.540] in A). Counted from the
+# leaf, in A: mcts:200 v the root-horizon mcts:200 0.567 [0.517, 0.616] (150 deals, both
+# seats), mcts:200 v mcts:50 0.573 [0.535, 0.612], mcts:800 v mcts:200 0.555 [0.509, 0.601].
 # Random playouts lose to greedy at these budgets (mcts:200:random 0.15 of 100 games in A,
 # mcts:1000:random 0.40 of 60); they keep full playouts and C = 0.5 by default.
 DEFAULT_POLICY = "greedy"
@@ -302,15 +308,12 @@ def search_tree(
     n_nodes = 1
     st = root.copy()
     pre = pre0.copy()  # the position before the path's last lift (greedy playouts plan it)
-    stop = root[TURNS] + cutoff  # cut-off playouts all end at the same turn
     for done in range(iterations):
         st[:] = root
         pre[:] = pre0
         node = 0
         lift_k = lift_k0
         while st[PHASE] != OVER:
-            if cutoff > 0 and st[TURNS] >= stop and st[PHASE] == LIFT:
-                break  # the tree has reached the cut-off: evaluate here
             if nodes[node, F_FIRST] < 0:  # expand: the legal decisions become children
                 n = legal(t, st, work)
                 if n_nodes + n > len(value):
@@ -382,6 +385,12 @@ def search_tree(
         if st[PHASE] == OVER:
             r0 = end_reward(t, pt.suit_total, st)
         else:
+            # cut-off playouts run ``cutoff`` turns past the leaf, so the horizon deepens with
+            # the tree; the stop keeps the root horizon's parity, so every estimate is taken
+            # with the same seat to move
+            stop = st[TURNS] + cutoff
+            if (stop - root[TURNS] - cutoff) % 2 != 0:
+                stop += 1
             r0 = playout(t, pt, st, policy, cutoff, work, pw, fv, rs, pre, lift_k, stop)
         while node >= 0:  # back up: each node keeps the reward of the seat that moved into it
             nodes[node, F_VISITS] += 1
