@@ -271,3 +271,24 @@ def test_template_refuses_another_seats_decision():
     s = new_state(GARGON.config("4p"), random.Random(1))
     with pytest.raises(ValueError, match="its own decision"):
         template(s.observation(2))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_stopping_early_never_changes_the_decision(n):
+    """The player's search stops once its most visited root option cannot be overtaken: at
+    every searched decision of a random game its decision equals the full budget's, and at some
+    it stopped early (fewer root visits than the budget)."""
+    p = IsmctsPlayer(200)
+    decided = stopped = 0
+    for s in _positions(n, 40 + n, every=2):
+        seat = s.current_player()
+        if s.is_over() or len(s.legal_moves()) < 2:
+            continue
+        obs = s.observation(seat)
+        full, options, visits, _ = p.search(obs, 7)
+        short, _, short_visits, _ = p.search(obs, 7, stop_early=True)
+        assert short == full, (options, visits, short_visits)
+        assert visits.sum() == 200
+        stopped += int(short_visits.sum() < 200)
+        decided += 1
+    assert decided >= 10 and stopped > 0, (decided, stopped)

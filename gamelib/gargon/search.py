@@ -328,12 +328,16 @@ def search(
     playout: int,
     seed: int,
     widen: bool = True,
+    stop_early: bool = False,
 ) -> Any:
     """SO-ISMCTS from the template (see the module docstring): ``n_iter`` iterations, UCB1
     constant ``c_explore``, playouts by ``playout`` (``RANDOM`` or ``GREEDY``), one SplitMix64
     stream seeded with ``seed``; ``widen`` False opens every option at once (for measuring
-    what progressive widening is worth). Returns ``(decision, options, visits, wins)``: the chosen
-    decision and, per root option in the legal order, its visits and summed win shares."""
+    what progressive widening is worth); ``stop_early`` ends the search once the most visited
+    root option leads every other by more than the iterations left (no later iteration could
+    change the decision, so it is the full budget's; the visit counts returned are then the
+    partial ones). Returns ``(decision, options, visits, wins)``: the chosen decision and, per
+    root option in the legal order, its visits and summed win shares."""
     n_players = t.params[P_N]
     rs = np.empty(1, np.uint64)
     rs[0] = np.uint64(seed)
@@ -359,7 +363,10 @@ def search(
     seat_rows = np.zeros((n_players, N_SEAT_RESULTS), np.int64)
     scores = np.zeros(n_players, np.float64)
     amulets = np.zeros(n_players, np.float64)
-    for _ in range(n_iter):
+    # the two largest visit counts among the root's children (each iteration adds one visit to
+    # exactly one of them, path[1]), for stop_early
+    top_node, top_visits, second_visits = -1, 0, 0
+    for it in range(n_iter):
         determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
         node = 0
         depth = 0
@@ -436,6 +443,16 @@ def search(
             node_visits[nd] += 1
             if i > 0:
                 node_wins[nd] += seat_rows[node_actor[nd], S_WINNER] / n_win
+        if stop_early and depth > 1:
+            v = node_visits[path[1]]
+            if path[1] == top_node:
+                top_visits = v
+            elif v > top_visits:
+                top_node, second_visits, top_visits = path[1], top_visits, v
+            elif v > second_visits:
+                second_visits = v
+            if top_visits - second_visits > n_iter - 1 - it:
+                break
     # the root's options are the same in every determinization (the seat's own hand and
     # public colours decide them)
     determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
@@ -482,7 +499,7 @@ class IsmctsPlayer:
         """Search from this seat's observation; returns one of ``legal``."""
         if len(legal) == 1:
             return legal[0]
-        decision, options, _, _ = self.search(observation, rng.getrandbits(63))
+        decision, options, _, _ = self.search(observation, rng.getrandbits(63), stop_early=True)
         codes = [encode(m) for m in legal]
         if len(options) != len(legal) or list(options) != codes:
             raise RuntimeError(
@@ -490,12 +507,15 @@ class IsmctsPlayer:
             )
         return legal[codes.index(int(decision))]
 
-    def search(self, obs: GargonObservation, seed: int) -> tuple[int, IntArray, IntArray, Any]:
-        """The compiled search on ``obs`` with ``seed``: ``(decision, options, visits, wins)``."""
+    def search(
+        self, obs: GargonObservation, seed: int, stop_early: bool = False
+    ) -> tuple[int, IntArray, IntArray, Any]:
+        """The compiled search on ``obs`` with ``seed``: ``(decision, options, visits, wins)``
+        (``stop_early``: as soon as the decision is settled; visit counts are then partial)."""
         t: KernelTables = tables(obs.config)
         tp = template(obs)
         return search(  # type: ignore[no-any-return]
-            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed, self.widen
+            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed, self.widen, stop_early
         )
 
 
