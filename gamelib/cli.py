@@ -363,6 +363,20 @@ def build_parser() -> argparse.ArgumentParser:
         g = games.add_parser(game.name, help=f"a balance report for {game.name}")
         _add_verdict_flags(g, game, report=True)
 
+    cmp = sub.add_parser(
+        "compare",
+        help="what a rule change does: the same deals under both rules, decided with error rates",
+        description="Plays every deal under the rules the flags give (the base) and under "
+        "the same rules with --variant's changes, by the same players, until each question "
+        "is decided: effect (holds: no effect within ±margin; fails: a decided effect), changes "
+        "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
+        "depends (the effect is the same at each level). See the README's Verdicts section.",
+    )
+    games = cmp.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"compare two {game.name} rule sets")
+        _add_compare_flags(g, game)
+
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
 
@@ -757,6 +771,157 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
+    g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    g.add_argument(
+        "--variant",
+        action="append",
+        required=True,
+        metavar="FIELD=VALUE",
+        help="a rule of the variant that differs from the base (repeat for several), written as "
+        "its flag takes it, e.g. --variant zero-multiplier=1",
+    )
+    g.add_argument(
+        "--players",
+        required=True,
+        help="the levels, comma-separated, weakest first; a level is one player (every seat) "
+        "or a line-up joined by '+', a seat repeated with '*K' (greedy+greedy:ignore*3)",
+    )
+    g.add_argument(
+        "--question",
+        action="append",
+        default=None,
+        metavar="Q[:MEASURE]",
+        help="effect[:MEASURE], changes or depends[:MEASURE] (repeat for several); MEASURE: "
+        "win, stall, seat:S, level:NAME, level:* (each line-up's first player) or "
+        "column:NAME:LO:HI; default: effect and changes (a solitaire: effect on win), and "
+        "depends with two levels or more",
+    )
+    g.add_argument("--margin", type=float, default=0.03, help="δ of effect and depends (0.03)")
+    g.add_argument("--ceiling", type=float, default=0.05, help="ceiling of changes (0.05)")
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-games", type=int, default=20_000, help="game budget per rule set and level (20000)"
+    )
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder that keeps finished deals; rerun to resume",
+    )
+    g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def _compare_levels(text: str, seats: int) -> list[Any]:
+    """--players: levels split at commas; a line-up's seats at '+', 'NAME*K' repeating one."""
+    levels: list[Any] = []
+    for level in _names(text):
+        if "+" not in level and "*" not in level:
+            levels.append(level)
+            continue
+        lineup: list[str] = []
+        for part in level.split("+"):
+            name, star, k = part.strip().rpartition("*") if "*" in part else (part, "", "")
+            if star and not k.isdigit():
+                raise CliError(f"--players: {part!r}: write a repeated seat as NAME*K (K ≥ 1)")
+            lineup += [name.strip()] * (int(k) if star else 1)
+        if len(lineup) != seats:
+            raise CliError(
+                f"--players: the line-up {level!r} names {len(lineup)} seats; the game has {seats}"
+            )
+        levels.append(lineup)
+    return levels
+
+
+def _compare_questions(args: argparse.Namespace, seats: int, levels: int) -> list[Any]:
+    from gamelib.verdict.compare import Changes, Depends, Effect
+
+    asked = args.question
+    if asked is None:
+        asked = ["effect"] + (["changes"] if seats > 1 else [])
+        asked += ["depends"] if levels > 1 else []
+    out: list[Any] = []
+    for q in dict.fromkeys(asked):
+        kind, _, measure = q.partition(":")
+        measure = measure or ("win" if seats == 1 else "seat:0")
+        try:
+            if kind == "effect":
+                out.append(Effect(measure, args.margin))
+            elif kind == "depends":
+                out.append(Depends(measure, args.margin))
+            elif kind == "changes":
+                out.append(Changes(args.ceiling))
+            else:
+                raise CliError(f"--question {q!r}: ask effect[:MEASURE], changes or depends")
+        except ValueError as exc:
+            if isinstance(exc, CliError):
+                raise
+            raise CliError(f"--question {q!r}: {exc}") from None
+    return out
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    import json
+
+    from gamelib.core import replace_config
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+    from gamelib.verdict.compare import compare, format_comparison
+
+    base = _config_from_args(args, infer_players=False)
+    changes: dict[str, Any] = {}
+    for item in args.variant:
+        field, eq, text = item.partition("=")
+        field = field.strip().lstrip("-").replace("-", "_")
+        if not eq or field not in args.readers:
+            raise CliError(
+                f"--variant {item!r}: write FIELD=VALUE with a rule field of {args.game} "
+                f"({', '.join(f.replace('_', '-') for f in sorted(args.readers))})"
+            )
+        try:
+            changes[field] = args.readers[field](text.strip())
+        except ValueError as exc:
+            raise CliError(f"--variant {item!r}: {exc}") from None
+    variant = replace_config(base, **changes)
+    seats = n_seats(base)
+    levels = _compare_levels(args.players, seats)
+    if not levels:
+        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
+    if args.json is not None:
+        check_output_path(args.json, "--json", ".json")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    table = compare(
+        base,
+        variant,
+        levels,
+        _compare_questions(args, seats, len(levels)),
+        alpha=args.alpha,
+        beta=args.beta,
+        max_games=args.max_games,
+        seed=args.seed,
+        workers=args.workers,
+        executor=args.scheduler,
+        resume=args.resume,
+        progress=not args.no_progress,
+    )
+    print(
+        f"{args.game}: {table.attrs['compare']['change']} against the base rules, "
+        f"alpha {args.alpha:g} (false holds), beta {args.beta:g} (false fails), seed {args.seed}"
+    )
+    print(format_comparison(table))
+    if args.json is not None:
+        rows = json.loads(table.to_json(orient="records"))
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    return 0
+
+
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from gamelib.ladder import ladder_plan, matchups
     from gamelib.sim import clear_resume, n_seats, result_columns, save
@@ -1028,6 +1193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": _cmd_games,
         "verdict": _cmd_verdict,
         "report": _cmd_report,
+        "compare": _cmd_compare,
     }
     try:
         with warnings.catch_warnings():
