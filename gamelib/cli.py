@@ -298,6 +298,13 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fal
         g.add_argument("--out", type=Path, required=True, help="the report, an .html file")
     else:
         g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+        g.add_argument(
+            "--table",
+            type=Path,
+            default=None,
+            help="store every game played (.parquet, with provenance and this command): "
+            "gamelib.verdict.redecide(FILE) decides the same table from it",
+        )
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
@@ -740,8 +747,14 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
 
     from gamelib.verdict import format_verdicts, verdict
 
+    import shlex
+
     call = _verdict_call(args, ("--json", ".json"))
     config = call["config"]
+    if args.table is not None:
+        call["out"] = args.table
+        call["command"] = shlex.join(["gamelib", *args.argv])
+        call["_names"] = {**call["_names"], "out": "--table"}
     table = verdict(**call)
     label = args.setup or getattr(config, "setup", None) or "default rules"
     n_players = getattr(config, "n_players", None)
@@ -756,6 +769,8 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
         rows = json.loads(table.to_json(orient="records"))
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"json: {args.json}")
+    if args.table is not None:
+        print(f"games: {args.table}")
     return 0
 
 

@@ -150,3 +150,69 @@ def test_verdict_cli_prints_a_table_and_writes_json(tmp_path, capsys):
     ]:
         assert main([*argv, "--no-progress", *bad]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_a_stored_verdict_is_decided_again_from_its_games_alone(tmp_path):
+    from gamelib.sim import load, simulate
+    from gamelib.verdict import redecide
+
+    path = tmp_path / "v.parquet"
+    dty = get_game("deck_the_yard").config(None)
+    levels = ["random", "greedy:claim_characters", "rollout:5"]
+    qs = [Target(0.1, 0.05), Stalls(), Skill(0.0)]
+    v = verdict(dty, levels, qs, seed=3, max_games=600, progress=False, workers=1, out=path)
+    again = redecide(path)
+    pd.testing.assert_frame_equal(v, again)
+    stored = load(path)
+    runs = stored.attrs["provenance"]["runs"]
+    # one run per line-up, each kept up to the last deal a unit looked at
+    assert [r["players"] for r in runs] == [[p] for p in levels]
+    assert max(v["deals"]) == max(r["n_games"] for r in runs)
+    # the stored games are the games simulate plays (as tests/test_results.py re-checks)
+    first = simulate(dty, ["rollout:5"], 2, 3, workers=1, progress=False)
+    mine = stored[stored.player_0 == "rollout:5"].head(2).reset_index(drop=True)
+    assert list(first["won"]) == list(mine["won"]) and list(first["turns"]) == list(mine["turns"])
+    # a changed stored decision would show: the re-decision reads the stored games
+    tampered = stored.copy()
+    tampered.attrs = stored.attrs
+    tampered.loc[tampered.player_0 == "random", "win_0"] = 1
+    assert v.iloc[0]["estimate"] < 0.05 and redecide(tampered).iloc[0]["estimate"] == 1.0
+
+
+def test_redecide_refuses_a_table_no_verdict_stored(tmp_path):
+    from gamelib.sim import simulate
+    from gamelib.verdict import redecide
+
+    t = simulate(garner_a(), ["greedy", "greedy"], 5, 1, workers=1, progress=False)
+    with pytest.raises(GamelibError, match="not stored by a verdict"):
+        redecide(t)
+
+
+def test_verdict_cli_stores_its_games_and_command(tmp_path, capsys):
+    from gamelib.sim import load
+    from gamelib.verdict import redecide
+
+    out = tmp_path / "g.parquet"
+    argv = [
+        "verdict",
+        "garner",
+        "--setup",
+        "A",
+        "--players",
+        "greedy",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--table",
+        str(out),
+    ]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert f"games: {out}" in printed
+    stored = load(out)
+    assert stored.attrs["verdict"]["command"].startswith("gamelib verdict garner --setup A")
+    assert redecide(out).iloc[0]["decision"] == "fails"
+    assert main([*argv[:-1], str(tmp_path / "g.csv")]) == 2
+    assert ".parquet" in capsys.readouterr().err

@@ -2,7 +2,14 @@
 at every level of a skill ladder.  See :mod:`gamelib.verdict.sequential` for the method."""
 
 from gamelib.verdict.questions import QUESTIONS, Fair, Length, Question, Skill, Stalls, Target
-from gamelib.verdict.run import COLUMNS, decide, default_questions, format_verdicts, verdict
+from gamelib.verdict.run import (
+    COLUMNS,
+    decide,
+    default_questions,
+    format_verdicts,
+    redecide,
+    verdict,
+)
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, Band, bounds, decide_streams
 
 __all__ = [
@@ -23,5 +30,6 @@ __all__ = [
     "decide_streams",
     "default_questions",
     "format_verdicts",
+    "redecide",
     "verdict",
 ]

@@ -14,6 +14,7 @@ stored deals and reaches the same decision after the same deals.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -28,7 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelib.core import ConfigError, GamelibWarning, Player, check_seed, config_to_json
+from gamelib.core import (
+    ConfigError,
+    GamelibWarning,
+    Player,
+    ResultsError,
+    check_seed,
+    config_to_json,
+)
 from gamelib.sim import (
     SimulationInterrupted,
     _exit_with_parent,
@@ -36,6 +44,7 @@ from gamelib.sim import (
     _PartStore,
     _run,
     _tidy,
+    check_output_path,
     default_workers,
     game_of,
     n_seats,
@@ -45,7 +54,7 @@ from gamelib.sim import (
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
 
-__all__ = ["decide", "default_questions", "format_verdicts", "verdict"]
+__all__ = ["decide", "default_questions", "format_verdicts", "redecide", "verdict"]
 
 #: the columns of a verdict table, in order
 COLUMNS = [
@@ -181,6 +190,8 @@ def verdict(
     progress: bool = True,
     first_batch: int = 50,
     tables: dict[str, list[pd.DataFrame]] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    command: str | None = None,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -194,6 +205,10 @@ def verdict(
     address) and ``resume`` (a folder that keeps every finished deal; the same call resumes
     there) work as in :func:`gamelib.sim.simulate`.  ``tables``, a dict, receives each unit's
     games up to its last look (key: the row's ``level``; a list of run tables) for charts.
+    ``out`` (a ``.parquet`` path) stores every game the verdict played with its provenance, so
+    :func:`redecide` gives the same table from the file alone and ``tests/test_results.py``
+    can re-simulate its first games; ``command`` (the command line that made it) is kept with
+    it.
     """
     name = _Names(_names)
     game = game_of(config)
@@ -218,6 +233,8 @@ def verdict(
     qs = list(questions) if questions is not None else default_questions(config, levels)
     if not qs:
         raise ConfigError("no question to decide")
+    if out is not None:
+        check_output_path(out, name("out"), ".parquet")
     for q in qs:
         if isinstance(q, Fair) and seats == 1:
             raise ConfigError(f"{game.name} is a solitaire: fair has no seats to compare")
@@ -290,6 +307,7 @@ def verdict(
 
         bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} verdict")
     rows: list[dict[str, Any]] = []
+    played: list[int] = []  # each unit's last look
     try:
         for label, unit_runs, unit_qs, ctx in units:
             per_deal = sum(r.per_deal for r in unit_runs)
@@ -317,6 +335,7 @@ def verdict(
                 if len(decided) == len(unit_qs):
                     break
             rows += [decided[k] for k in range(len(unit_qs))]
+            played.append(upto)
             if tables is not None:
                 tables[label] = unit_tables
             if bar is not None:
@@ -334,8 +353,8 @@ def verdict(
             bar.close()
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
-    out = pd.DataFrame(rows, columns=COLUMNS)
-    out.attrs["verdict"] = {
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    table.attrs["verdict"] = {
         "game": game.name,
         "config": config_to_json(config),
         "levels": names,
@@ -343,6 +362,101 @@ def verdict(
         "alpha": alpha,
         "beta": beta,
         "max_games": max_games,
+    }
+    if out is not None:
+        order = list(runs.values())
+        call = {
+            **table.attrs["verdict"],
+            "questions": [question_to_json(q) for q in qs],
+            "first_batch": first_batch,
+            "command": command,
+            "units": [
+                {
+                    "level": label,
+                    "runs": [order.index(r) for r in unit_runs],
+                    "questions": [qs.index(q) for q in unit_qs],
+                    "deals": upto,
+                    **{k: v for k, v in ctx.items() if k in ("stronger", "weaker")},
+                }
+                for (label, unit_runs, unit_qs, ctx), upto in zip(units, played, strict=True)
+            ],
+        }
+        _store(order, call, Path(out))
+    return table
+
+
+def question_to_json(q: Question) -> dict[str, Any]:
+    """A question as JSON: its name and its fields (``QUESTIONS[name](**fields)`` rebuilds it)."""
+    return {"name": q.name, **dataclasses.asdict(q)}
+
+
+def question_from_json(data: Mapping[str, Any]) -> Question:
+    """The question :func:`question_to_json` wrote."""
+    from gamelib.verdict.questions import QUESTIONS
+
+    fields = {k: v for k, v in data.items() if k != "name"}
+    try:
+        return QUESTIONS[data["name"]](**fields)
+    except (KeyError, TypeError) as exc:
+        raise ResultsError(f"not a verdict question: {dict(data)} ({exc})") from None
+
+
+def _store(runs: list[_Run], call: dict[str, Any], path: Path) -> None:
+    """Every run's games up to the last deal a unit used, one table with each run's
+    provenance (re-simulated by tests/test_results.py) and the call (``redecide`` reads it)."""
+    from gamelib.sim import combine, save
+
+    frames = []
+    for i, r in enumerate(runs):
+        upto = max(u["deals"] for u in call["units"] if i in u["runs"])
+        t = _tidy(r.table(upto))
+        t.attrs["provenance"] = run_spec(r.config, r.seats, upto, r.seed, r.rotate)
+        frames.append(t)
+    table = combine(frames)
+    table.attrs["verdict"] = call
+    save(table, path)
+
+
+def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
+    """The verdict table a stored verdict (``verdict(..., out=PATH)``, ``gamelib verdict
+    --table PATH``) decided, decided again from its games alone: the same procedure on the same
+    deals gives the same rows, so a stored verdict can be checked and rendered without play."""
+    from gamelib.sim import load
+
+    table = stored if isinstance(stored, pd.DataFrame) else load(stored)
+    call = table.attrs.get("verdict")
+    runs = table.attrs.get("provenance", {}).get("runs")
+    if not call or "units" not in call or not runs:
+        raise ResultsError("this table was not stored by a verdict (no units in its attrs)")
+    parts, at = [], 0
+    for run in runs:
+        per = len(run["players"]) if run["rotate_seats"] else 1
+        n = run["n_games"] * per
+        parts.append(_tidy(table.iloc[at : at + n].reset_index(drop=True)))
+        at += n
+    qs = [question_from_json(q) for q in call["questions"]]
+    rows = []
+    for unit in call["units"]:
+        tabs = [
+            parts[i][parts[i]["deal"] < unit["deals"]].reset_index(drop=True) for i in unit["runs"]
+        ]
+        looks = look_schedule(unit["deals"], call["first_batch"])
+        ctx = {k: unit[k] for k in ("stronger", "weaker") if k in unit}
+        for k in unit["questions"]:
+            rows.append(
+                decide(
+                    tabs,
+                    qs[k],
+                    alpha=call["alpha"],
+                    beta=call["beta"],
+                    looks=looks,
+                    level=unit["level"],
+                    **ctx,
+                )
+            )
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out.attrs["verdict"] = {
+        k: call[k] for k in ("game", "config", "levels", "seed", "alpha", "beta", "max_games")
     }
     return out
 
