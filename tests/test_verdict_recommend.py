@@ -1,0 +1,85 @@
+"""gamelib.verdict.recommend: verdicts across the ladder turned into print / do not print /
+undecided."""
+
+import pandas as pd
+import pytest
+
+from gamelib.verdict.recommend import DO_NOT_PRINT, PRINT, recommend, verdict_grid
+from gamelib.verdict.run import COLUMNS
+
+
+def row(level, question, decision, estimate=0.5, more=0):
+    r = dict.fromkeys(COLUMNS)
+    r.update(
+        level=level,
+        question=question,
+        decision=decision,
+        estimate=estimate,
+        lo=estimate - 0.02,
+        hi=estimate + 0.02,
+        measure="seat 0 wins",
+        more_deals=more,
+    )
+    return r
+
+
+def table(*rows):
+    return pd.DataFrame(list(rows), columns=COLUMNS)
+
+
+def test_print_when_every_claim_holds_at_every_level_but_random():
+    t = table(
+        row("random", "fair", "fails", 0.6),
+        row("greedy", "fair", "holds"),
+        row("greedy", "stalls", "holds", 0.0),
+        row("mcts:200", "fair", "holds"),
+        row("mcts:200 v greedy", "skill", "holds", 0.8),
+    )
+    r = recommend(t)
+    assert r.status == PRINT and r.levels == ["greedy", "mcts:200"]
+    assert "**print**" in r.words("C") and "`mcts:200`" in r.words("C")
+    # random counts when asked for
+    assert recommend(t, ["random", "greedy"]).status == DO_NOT_PRINT
+
+
+def test_one_failing_claim_at_a_level_that_plays_well_decides_against_printing():
+    t = table(
+        row("greedy", "fair", "holds"),
+        row("mcts:200", "fair", "fails", 0.62),
+        row("mcts:200", "stalls", "undecided", 0.04, 300),
+    )
+    r = recommend(t)
+    assert r.status == DO_NOT_PRINT
+    assert r.reasons == ["`fair` at `mcts:200`: fails (seat 0 wins 0.620 [0.600, 0.640])"]
+
+
+def test_undecided_names_the_deals_and_skill_steps_are_notes():
+    t = table(
+        row("greedy", "fair", "holds"),
+        row("mcts:200", "fair", "undecided", 0.52, 1234),
+        row("mcts:200 v greedy", "skill", "undecided", 0.51, 99),
+        row("mcts:400 v mcts:200", "skill", "fails", 0.45),
+    )
+    r = recommend(t)
+    assert r.status == "undecided"
+    assert "about 1,234 more deals would decide" in r.reasons[0]
+    assert any(n.startswith("skill not shown") for n in r.notes)
+    assert any(n.startswith("warning") for n in r.notes)
+
+
+def test_refuses_tables_without_claims_or_levels():
+    with pytest.raises(ValueError, match="no claims at"):
+        recommend(table(row("greedy", "fair", "holds")), ["mcts:200"])
+    with pytest.raises(ValueError, match="holds no claim"):
+        recommend(table(row("b v a", "skill", "holds")))
+
+
+def test_the_grid_puts_rule_sets_side_by_side_without_negative_zeros():
+    a = table(row("greedy", "fair", "holds"), row("mcts:200 v greedy", "skill", "holds", 0.8))
+    b = table(row("greedy", "fair", "fails", 0.62), row("greedy", "stalls", "holds", -0.0))
+    g = verdict_grid({"standard": b, "C": a})
+    assert list(g.columns) == ["greedy", "mcts:200"]
+    assert g.loc[("C", "skill"), "mcts:200"] == "holds 0.800 [0.780, 0.820]"
+    assert g.loc[("standard", "fair"), "greedy"].startswith("fails 0.620")
+    assert "-0.000" not in g.loc[("standard", "stalls"), "greedy"]
+    assert g.loc[("C", "fair"), "mcts:200"] == ""
