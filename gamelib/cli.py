@@ -744,10 +744,9 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
 
 def _cmd_verdict(args: argparse.Namespace) -> int:
     import json
+    import shlex
 
     from gamelib.verdict import format_verdicts, verdict
-
-    import shlex
 
     call = _verdict_call(args, ("--json", ".json"))
     config = call["config"]
