@@ -107,3 +107,54 @@ def plot_matrix(
     ax.tick_params(axis="y", labelrotation=0)
     ax.set_title(f"matchup matrix (fair {fair:.2f}; 95% CI)")
     return ax
+
+
+#: a verdict's colour: green holds, red fails, grey undecided
+VERDICT_COLOURS = {"holds": "tab:green", "fails": "tab:red", "undecided": "tab:grey"}
+
+
+def plot_verdicts(
+    table: pd.DataFrame, axes: Any = None, *, title: str | None = None, caption: bool = True
+) -> Any:
+    """A verdict table (:func:`gamelib.verdict.verdict`) as one panel per question: each level's
+    estimate with its interval, coloured by its decision, over the band where the claim holds
+    (shaded).  ``axes``: one Axes per question (default: a new row of them); returns them."""
+    import numpy as np
+
+    qs = list(dict.fromkeys(table["question"]))
+    if axes is None:
+        n_levels = table["level"].nunique()
+        _, grid = plt.subplots(
+            1, len(qs), figsize=(4.4 * len(qs), 1.6 + 0.45 * n_levels), squeeze=False
+        )
+        axes = list(grid[0])
+    for ax, q in zip(axes, qs, strict=False):
+        part = table[table["question"] == q].reset_index(drop=True)
+        y = np.arange(len(part))[::-1]
+        for yi, r in zip(y, part.itertuples(), strict=False):
+            ax.errorbar(
+                r.estimate,
+                yi,
+                xerr=[[r.estimate - r.lo], [r.hi - r.estimate]],
+                fmt="o",
+                capsize=4,
+                color=VERDICT_COLOURS[r.decision],
+            )
+        lo, hi = part["band_lo"].iloc[0], part["band_hi"].iloc[0]
+        x0, x1 = ax.get_xlim()
+        ax.axvspan(
+            x0 if pd.isna(lo) else lo, x1 if pd.isna(hi) else hi, color="tab:green", alpha=0.1, lw=0
+        )
+        ax.set_xlim(min(x0, lo if not pd.isna(lo) else x0), max(x1, hi if not pd.isna(hi) else x1))
+        ax.set_yticks(y, part["level"])
+        ax.set_title(f"{q}: {part['measure'].iloc[0]}", fontsize=10)
+    if title is not None:
+        axes[0].set_ylabel(title)
+    if caption and len(axes):
+        axes[0].figure.suptitle(
+            "estimate and interval; shaded: where the claim holds "
+            "(green holds, red fails, grey undecided)",
+            fontsize=9,
+            y=1.02,
+        )
+    return axes
