@@ -34,7 +34,8 @@ CURVES: dict[str, tuple[str | None, str, list[int], int, str | None]] = {
     # Garner: steps of ×4 (one doubling gains about 0.025 in setup A — mcts:400 v mcts:200
     # 0.525 over the ladder's 300 deals — and would need about 700 deals a step to decide);
     # the top rung is the same search, exact from 18 cards left (gamelib.garner.perfect)
-    "garner": ("A", "mcts:{}", [50, 200, 800], 1000, "solver:800"),
+    # (4,000 games a pair: mcts:200 v mcts:50 needs about 930 deals to decide)
+    "garner": ("A", "mcts:{}", [50, 200, 800], 4000, "solver:800"),
     "gargon": ("4p", "ismcts:{}", [50, 100, 200, 400], 1200, None),
     "deck_the_yard": (None, "rollout:{}", [5, 10, 20, 40], 800, None),
 }
