@@ -54,8 +54,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.positions import mid_game
 from gamelib import __version__, play_game
-from gamelib.core import State, game_seeds
+from gamelib.core import game_seeds
 from gamelib.registry import GAMES
 
 RESULTS = Path(__file__).parent / "results"
@@ -244,27 +245,6 @@ def _best_us(fn: Callable[[], object]) -> float:
     timer = timeit.Timer(fn)
     number, _ = timer.autorange()
     return min(timer.repeat(repeat=5, number=number)) / number * 1e6
-
-
-def mid_game(name: str, setup: str | None, seed: int = 2024) -> tuple[State, int, int]:
-    """A reference position about halfway through a seeded random game: (state, moves made,
-    moves in the whole game).  The same seed plays the game once to the end to learn its length,
-    then again to half of it."""
-    game = GAMES[name]
-    cfg = game.config(setup)
-
-    def play(stop: int | None) -> tuple[State, int]:
-        rng = random.Random(seed)
-        state = game.new_state(cfg, rng)
-        made = 0
-        while not state.is_over() and (stop is None or made < stop):
-            state.apply(rng.choice(state.legal_moves()))
-            made += 1
-        return state, made
-
-    _, length = play(None)
-    state, made = play(length // 2)
-    return state, made, length
 
 
 def clone_row(name: str, setup: str | None, kernel_module: str) -> dict[str, Any]:

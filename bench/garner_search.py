@@ -2,7 +2,7 @@
 
 ``search_rows()`` times ``mcts:1000`` decisions (greedy playouts cut off after two turns, the
 default; greedy playouts to the end, ``greedy:0``; random ones)
-on the Garner standard mid-game position every clone row uses (``bench.__main__.mid_game``: seeded
+on the Garner standard mid-game position every clone row uses (``bench.positions.mid_game``: seeded
 random play to half the game's length, a placement decision) and on the next lift decision of
 the same game, beside the compiled core's random play (decisions per second, from whole games).
 Each timing is the best of a few calls after a warm-up call (which compiles); nothing is
@@ -15,7 +15,7 @@ import random
 import time
 from typing import Any
 
-from bench.__main__ import mid_game
+from bench.positions import mid_game
 from gamelib.garner import GARNER, GarnerState
 from gamelib.garner import kernel as K
 from gamelib.garner import search as S

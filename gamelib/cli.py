@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gamelib import __version__
 from gamelib.core import GamelibError, GamelibWarning, OutputError, check_seed
 from gamelib.registry import GAMES, get_game
+from gamelib.version import __version__
 
 if TYPE_CHECKING:  # pandas is imported only by the commands that make a table
     import pandas as pd

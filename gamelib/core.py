@@ -45,6 +45,11 @@ class IllegalMoveError(GamelibError):
     """A move that is not among the legal moves of the state it was applied to."""
 
 
+#: the format every game record is written in (a compiled core writing its own records, like
+#: Deck the Yard's, needs it without importing gamelib.records, which sits above the games)
+RECORD_FORMAT = "gamelib-record/2"
+
+
 class RecordError(GamelibError):
     """A game record that is corrupt or does not match the game it claims to describe."""
 

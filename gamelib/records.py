@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelib import __version__
+from gamelib.core import RECORD_FORMAT as RECORD_FORMAT  # re-exported: records name it
 from gamelib.core import (
     ConfigError,
     Game,
@@ -46,8 +46,8 @@ from gamelib.core import (
     config_to_json,
     game_rngs,
 )
+from gamelib.version import __version__
 
-RECORD_FORMAT = "gamelib-record/2"
 #: formats replay reads (``/1``: no ``end``, and Deck the Yard's outcome lacks ``claims``)
 READABLE_FORMATS = ("gamelib-record/1", RECORD_FORMAT)
 

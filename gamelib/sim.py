@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelib import __version__
 from gamelib.core import (
     ClusterError,
     ConfigError,
@@ -58,6 +57,7 @@ from gamelib.core import (
 )
 from gamelib.records import compiled_core, engine_for, from_compiled, play_game, write_records
 from gamelib.registry import GAMES
+from gamelib.version import __version__
 
 __all__ = [
     "PROVENANCE",

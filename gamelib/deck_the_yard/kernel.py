@@ -49,9 +49,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from gamelib import __version__
-from gamelib.core import ConfigError, Move, Outcome, config_to_json
-from gamelib.deck_the_yard.players import POLICIES
+from gamelib.core import RECORD_FORMAT, ConfigError, Move, Outcome, config_to_json
+from gamelib.deck_the_yard.heuristics import POLICIES
 from gamelib.deck_the_yard.rules import (
     ACTION,
     BULB_COLOURS,
@@ -68,6 +67,7 @@ from gamelib.deck_the_yard.rules import (
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
+from gamelib.version import __version__
 
 IntArray = npt.NDArray[np.int64]
 
@@ -869,8 +869,6 @@ class KernelGames:
         (its deal, decisions, reshuffles and result): :func:`gamelib.records.replay` replays it
         through the reference and refuses it unless every move is legal there, every recorded
         reshuffle is used and the reference's outcome equals the kernel's."""
-        from gamelib.records import RECORD_FORMAT
-
         t, st = self.replay(g)
         return {
             "format": RECORD_FORMAT,

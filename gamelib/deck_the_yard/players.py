@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from gamelib.core import ConfigError, Move, Player, SplitMixRandom, random_player
+from gamelib.deck_the_yard.heuristics import POLICIES
 from gamelib.deck_the_yard.rules import (
     BULB_COLOURS,
     DeckTheYardObservation,
@@ -51,8 +52,6 @@ from gamelib.deck_the_yard.rules import (
     PlayBulb,
     UsePlug,
 )
-
-POLICIES = ("save_for_events", "claim_characters", "protect_strand", "never")
 
 
 class GreedyPlayer:

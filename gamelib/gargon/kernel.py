@@ -59,7 +59,7 @@ import numpy.typing as npt
 from numba import njit
 
 from gamelib.core import ConfigError, Move
-from gamelib.gargon.players import BONUS_PER_CARD, FOLLOW_CHANCE, FUTURE_AMULETS, LOSS_COST
+from gamelib.gargon.heuristics import BONUS_PER_CARD, FOLLOW_CHANCE, FUTURE_AMULETS, LOSS_COST
 from gamelib.gargon.rules import (
     COLOUR_OF,
     DRAW,

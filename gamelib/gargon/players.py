@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 
 from gamelib.core import ConfigError, Move, Player, random_player
+from gamelib.gargon.heuristics import BONUS_PER_CARD, FOLLOW_CHANCE, FUTURE_AMULETS, LOSS_COST
 from gamelib.gargon.rules import (
     COLOUR_OF,
     N_CARDS,
@@ -33,11 +34,6 @@ from gamelib.gargon.rules import (
     Play,
     Resolve,
 )
-
-FOLLOW_CHANCE = 0.6  # how likely an opponent holding a colour is to put it on the table
-BONUS_PER_CARD = 1.5  # what one more captured card of a colour is worth towards its bonus
-LOSS_COST = 1.5  # a lost card is gone (the loser's draw gives a little of it back)
-FUTURE_AMULETS = 3.0  # amulets a zero can still expect to double in a colour with none yet
 
 
 class GreedyPlayer:

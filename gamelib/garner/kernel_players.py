@@ -33,6 +33,7 @@ import numpy.typing as npt
 from numba import njit
 
 from gamelib.core import ConfigError
+from gamelib.garner.heuristics import DECIDED_SUIT_FACTOR
 from gamelib.garner.kernel import (
     FPS,
     LIFT_POS,
@@ -64,7 +65,6 @@ from gamelib.garner.kernel import (
     result,
     tables,
 )
-from gamelib.garner.players import DECIDED_SUIT_FACTOR
 from gamelib.garner.rules import (
     COLLECT,
     LIFT,

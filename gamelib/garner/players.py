@@ -27,6 +27,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from gamelib.core import ConfigError, Move, Player, random_player
+from gamelib.garner.heuristics import DECIDED_SUIT_FACTOR
 from gamelib.garner.rules import (
     COLLECT,
     LEAVE,
@@ -37,8 +38,6 @@ from gamelib.garner.rules import (
     Place,
     Site,
 )
-
-DECIDED_SUIT_FACTOR = 0.1
 
 
 def suit_values(state: GarnerState, seat: int) -> list[float]:

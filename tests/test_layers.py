@@ -1,0 +1,44 @@
+"""The one-way layering is written once, as import-linter contracts in pyproject.toml
+(``[tool.importlinter]``), and checked here: an import loop, an upward import or gamelib
+importing bench fails the test suite instead of growing quietly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_import_contracts_are_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlinter.cli import lint_imports
+
+    here = Path.cwd()
+    os.chdir(ROOT)  # the contracts name the packages as the project root holds them
+    try:
+        status = lint_imports(
+            config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True
+        )
+    finally:
+        os.chdir(here)
+    report = capsys.readouterr().out
+    assert status == 0, report
+    assert "BROKEN" not in report and " KEPT" in report
+
+
+def test_every_module_of_gamelib_sits_on_a_floor() -> None:
+    """A new top-level module must be given its floor in the contract (else nothing checks
+    which way it imports)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    floors = next(c for c in config["contracts"] if c["name"].startswith("gamelib's floors"))
+    named = {m.strip() for layer in floors["layers"] for m in layer.split("|")}
+    present = {
+        f"gamelib.{p.stem if p.is_file() else p.name}"
+        for p in (ROOT / "gamelib").iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()
+    }
+    assert present <= named, f"modules without a floor: {sorted(present - named)}"
