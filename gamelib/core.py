@@ -380,6 +380,35 @@ def replace_config(config: C, **overrides: Any) -> C:
         raise ConfigError(str(exc)) from exc
 
 
+def rule_variants(config_type: type) -> dict[str, Any]:
+    """One config per rule field, each the defaults with that field moved (and what must move
+    with it): the config class's ``RULE_VARIANTS``, checked to name every field but its
+    ``LABELS`` and to move the field it is listed under.  The kernels' cross-checks replay each
+    one, and a test requires each to reach the kernel's tables."""
+    names = [f.name for f in dataclasses.fields(config_type)]
+    declared: Mapping[str, Mapping[str, Any]] = getattr(config_type, "RULE_VARIANTS", {})
+    labels = set(getattr(config_type, "LABELS", ()))
+    missing = [n for n in names if n not in declared and n not in labels]
+    if missing:
+        raise ConfigError(
+            f"{config_type.__name__}.RULE_VARIANTS names no variant for {', '.join(missing)}: "
+            "give each rule field a variant that moves it (see CONTRIBUTING.md)"
+        )
+    unknown = [n for n in declared if n not in names]
+    if unknown:
+        raise ConfigError(f"{config_type.__name__}.RULE_VARIANTS names no field {unknown}")
+    default = config_type()
+    out = {}
+    for name, overrides in declared.items():
+        variant = replace_config(default, **overrides)
+        if getattr(variant, name) == getattr(default, name):
+            raise ConfigError(
+                f"{config_type.__name__}.RULE_VARIANTS[{name!r}] leaves {name} as it is"
+            )
+        out[name] = variant
+    return out
+
+
 def config_to_json(config: Any) -> dict[str, Any]:
     """A config dataclass as JSON data (tuples become lists)."""
     return {str(k): _jsonable(v) for k, v in dataclasses.asdict(config).items()}

@@ -21,7 +21,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import ConfigError
+from gamelib.core import ConfigError, rule_variants
 from gamelib.deck_the_yard import DECK_THE_YARD, DeckTheYardConfig
 from gamelib.deck_the_yard import kernel as K
 from gamelib.deck_the_yard.players import POLICIES
@@ -50,6 +50,14 @@ CONFIGS = {
     # specials crowd the pile: redraws run dry and set-aside cards stay out of play
     "crowded": DeckTheYardConfig(bulbs_per_colour=1, events=8, broken=10, characters=12),
 }
+# and every rule field moved off its default, as the config declares (one place per field)
+CONFIGS.update(
+    {
+        f"variant-{n}": v
+        for n, v in rule_variants(DeckTheYardConfig).items()
+        if v not in CONFIGS.values()
+    }
+)
 TOTAL_GAMES = int(os.environ.get("DTY_CROSSCHECK_GAMES", 12 * len(CONFIGS)))
 GAMES_PER_CONFIG = max(1, math.ceil(TOTAL_GAMES / len(CONFIGS)))
 N_RECORDS = 3  # kernel records written and replayed per config

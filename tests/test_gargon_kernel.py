@@ -18,7 +18,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import ConfigError, Move
+from gamelib.core import ConfigError, Move, rule_variants
 from gamelib.gargon import kernel as K
 from gamelib.gargon.rules import (
     PHASE_NAMES,
@@ -54,6 +54,8 @@ CONFIGS = [GargonConfig(n_players=n) for n in (3, 4, 5)] + [
     GargonConfig(n_players=3 + i % 3, **v)  # type: ignore[arg-type]
     for i, v in enumerate(VARIATIONS)
 ]
+# and every rule field moved off its default, as the config declares (one place per field)
+CONFIGS += [v for v in rule_variants(GargonConfig).values() if v not in CONFIGS]
 TOTAL_GAMES = int(os.environ.get("GARGON_CROSSCHECK_GAMES", 3 * len(CONFIGS)))
 GAMES_PER_CONFIG = max(1, math.ceil(TOTAL_GAMES / len(CONFIGS)))
 DEFAULTS = GargonConfig()

@@ -18,7 +18,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from gamelib.core import ConfigError, game_seeds
+from gamelib.core import ConfigError, game_seeds, rule_variants
 from gamelib.garner import (
     SETUPS,
     GarnerConfig,
@@ -38,6 +38,8 @@ CONFIGS = [GarnerConfig(**{**vars(SETUPS[name]), **v}) for name in SETUPS for v 
     GarnerConfig(**{**vars(SETUPS["B"]), "max_turns": 12}),
     GarnerConfig(**{**vars(SETUPS["standard"]), "max_turns": 20, "must_move": "one"}),
 ]
+# and every rule field moved off its default, as the config declares (one place per field)
+CONFIGS += [v for v in rule_variants(GarnerConfig).values() if v not in CONFIGS]
 TOTAL_GAMES = int(os.environ.get("GARNER_CROSSCHECK_GAMES", 2 * len(CONFIGS)))
 GAMES_PER_CONFIG = max(1, math.ceil(TOTAL_GAMES / len(CONFIGS)))
 

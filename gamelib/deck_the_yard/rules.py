@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from gamelib.core import (
     MAX_CARDS,
@@ -124,6 +124,29 @@ class DeckTheYardConfig:
     and blackout redraws all use the same count."""
     patterns: tuple[tuple[str, ...], ...] = DEFAULT_PATTERNS
     """The pattern cards (default: ``data/deck_the_yard_patterns.csv``)."""
+
+    #: One place per rule field: for every field, a variant of the defaults that moves it (with the
+    #: fields that must move with it). The kernel's tables must tell each variant from the
+    #: defaults, and the kernel's cross-check replays each one through the reference
+    #: (tests/test_rule_fields.py, gamelib.core.rule_variants): a new field without a variant, or
+    #: one the kernel ignores, fails a test instead of a game.
+    RULE_VARIANTS: ClassVar[dict[str, dict[str, Any]]] = {
+        "bulbs_per_colour": {"bulbs_per_colour": 5},
+        "bubbles": {"bubbles": 0},
+        "plugs": {"plugs": 12},
+        "broken": {"broken": 0},
+        "events": {"events": 0},
+        "characters": {"characters": 0},
+        "hand_size": {"hand_size": 4},
+        # a strand of 3 needs patterns of 3 (generated, as notebook 03's pattern sets are)
+        "strand_length": {"strand_length": 3, "patterns": tuple(generate_patterns(18, 3))},
+        "face_up": {"face_up": 1},
+        "win_threshold": {"win_threshold": 3},
+        "hand_counts": {"hand_counts": "bulbs"},
+        "patterns": {"patterns": tuple(generate_patterns(18, 5, seed=7))},
+    }
+    #: fields that only label a config (not rules)
+    LABELS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         for name in ("bulbs_per_colour", "bubbles", "plugs", "broken", "events", "characters"):

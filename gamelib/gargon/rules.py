@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from gamelib.core import (
     TERMINAL,
@@ -94,6 +94,25 @@ class GargonConfig:
     """Bonus per colour for each player tied for the most captured cards of it."""
     amulets: tuple[int, ...] = DEFAULT_AMULETS
     """Amulets printed on values 0–15 (default: ``data/gargon_amulets.csv``)."""
+
+    #: One place per rule field: for every field, a variant of the defaults that moves it (with the
+    #: fields that must move with it). The kernel's tables must tell each variant from the
+    #: defaults, and the kernel's cross-check replays each one through the reference
+    #: (tests/test_rule_fields.py, gamelib.core.rule_variants): a new field without a variant, or
+    #: one the kernel ignores, fails a test instead of a game.
+    RULE_VARIANTS: ClassVar[dict[str, dict[str, Any]]] = {
+        "n_players": {"n_players": 3},
+        "hand_size": {"hand_size": 3},
+        "allow_three_colours": {"allow_three_colours": False},
+        "last_player_restriction": {"last_player_restriction": False},
+        "zero_multiplier": {"zero_multiplier": 3},
+        "tie_losers_draw": {"tie_losers_draw": False},
+        "majority_bonus": {"majority_bonus": 0},
+        "shared_bonus": {"shared_bonus": 10},
+        "amulets": {"amulets": (9,) + (1,) * 15},
+    }
+    #: fields that only label a config (not rules)
+    LABELS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         if not _is_int(self.n_players) or not 3 <= self.n_players <= 5:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from gamelib.core import (
     MAX_CARDS,
@@ -61,6 +61,26 @@ class GarnerConfig:
     """Turns after which a stalled game is stopped and recorded as a ``turn_limit`` draw."""
     setup: str = "custom"
     """The setup's name, a label for tables (``standard``, ``A``–``E`` or ``custom``)."""
+
+    #: One place per rule field: for every field, a variant of the defaults that moves it (with the
+    #: fields that must move with it). The kernel's tables must tell each variant from the
+    #: defaults, and the kernel's cross-check replays each one through the reference
+    #: (tests/test_rule_fields.py, gamelib.core.rule_variants): a new field without a variant, or
+    #: one the kernel ignores, fails a test instead of a game.
+    RULE_VARIANTS: ClassVar[dict[str, dict[str, Any]]] = {
+        "suit_sizes": {"suit_sizes": (20, 20, 20, 15)},
+        "rows": {"rows": 4, "suit_sizes": (15, 15, 15, 15)},
+        "cols": {"cols": 4, "suit_sizes": (15, 15, 15, 15)},
+        "height": {"height": 2, "suit_sizes": (10, 10, 10, 10, 10)},
+        "top_layer": {"top_layer": "surface"},
+        "must_move": {"must_move": "one"},
+        "straight_line": {"straight_line": True},
+        "forbidden_pile_size": {"forbidden_pile_size": 6},
+        "suit_weights": {"suit_weights": (2.0, 1.0, 1.0, 1.0, 0.5)},
+        "max_turns": {"max_turns": 20},
+    }
+    #: fields that only label a config (not rules)
+    LABELS: ClassVar[tuple[str, ...]] = ("setup",)
 
     def __post_init__(self) -> None:
         sizes = self.suit_sizes
