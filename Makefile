@@ -74,7 +74,7 @@ crosscheck: $(STAMP)
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
-		--extra dev --extra dask --extra openspiel -o requirements/lock.txt pyproject.toml
+		--extra dev --extra dask --extra openspiel --extra docs -o requirements/lock.txt pyproject.toml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
