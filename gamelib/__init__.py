@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+#: the version written into every result's provenance and record
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:

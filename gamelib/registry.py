@@ -7,6 +7,7 @@ from gamelib.deck_the_yard import DECK_THE_YARD
 from gamelib.gargon import GARGON
 from gamelib.garner import GARNER
 
+#: every registered game by name (``gamelib games`` lists them)
 GAMES: dict[str, Game] = {
     GARNER.name: GARNER,
     GARGON.name: GARGON,

@@ -29,6 +29,7 @@ from gamelib.core import (
     move_type,
 )
 
+#: the six bulb colours, in the order of their ids (0–5) in records and the compiled core
 BULB_COLOURS = ("red", "green", "yellow", "blue", "purple", "pink")
 SPECIALS = ("broken", "event", "character")  # set aside when drawn into a fresh hand
 HandCounts = Literal["cards", "bulbs"]
