@@ -8,6 +8,8 @@ from gamelib.gargon import GARGON
 from gamelib.garner import GARNER
 
 #: every registered game by name (``gamelib games`` lists them)
+#:
+#: :meta hide-value:
 GAMES: dict[str, Game] = {
     GARNER.name: GARNER,
     GARGON.name: GARGON,

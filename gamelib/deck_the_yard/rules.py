@@ -124,7 +124,10 @@ class DeckTheYardConfig:
     (only coloured and bubble bulbs; plugs are held on top of them).  Refills, the setup hand
     and blackout redraws all use the same count."""
     patterns: tuple[tuple[str, ...], ...] = DEFAULT_PATTERNS
-    """The pattern cards (default: ``data/deck_the_yard_patterns.csv``)."""
+    """The pattern cards (default: ``data/deck_the_yard_patterns.csv``).
+
+    :meta hide-value:
+    """
 
     def __post_init__(self) -> None:
         for name in ("bulbs_per_colour", "bubbles", "plugs", "broken", "events", "characters"):

@@ -21,6 +21,8 @@ from gamelib.gargon.rules import (
 )
 
 #: Gargon as a registered game: its config type, setups, players and compiled core
+#:
+#: :meta hide-value:
 GARGON = Game(
     name="gargon",
     config_type=GargonConfig,

@@ -127,6 +127,8 @@ def _is_int(x: object) -> bool:
 
 
 #: the setups by name: ``3p``, ``4p`` and ``5p``, the default rules for that many players
+#:
+#: :meta hide-value:
 SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
 
 # --- moves ---------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from gamelib.garner.rules import (
 )
 
 #: Garner as a registered game: its config type, setups, players and compiled core
+#:
+#: :meta hide-value:
 GARNER = Game(
     name="garner",
     config_type=GarnerConfig,

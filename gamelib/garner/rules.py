@@ -125,6 +125,8 @@ def _is_number(x: object) -> bool:
 
 
 #: the setups by name: ``standard`` and ``A``–``E`` (the rules page's table)
+#:
+#: :meta hide-value:
 SETUPS: dict[str, GarnerConfig] = {
     "standard": GarnerConfig(setup="standard"),
     "A": GarnerConfig((9,) * 3, 3, 3, 3, setup="A"),
