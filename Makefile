@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
-LINTED := gamelib tests bench docs
+LINTED := gamelib tests bench docs/conf.py
 CROSSCHECK_GAMES ?= 100000
 
 DOCS_HTML := docs/_build/html

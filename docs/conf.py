@@ -23,7 +23,6 @@ from typing import Any
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
-from sphinx.ext.autodoc import FunctionDocumenter
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -139,29 +138,9 @@ html_sidebars = {"index": [], "getting-started": []}
 html_show_sourcelink = False
 
 
-# -- numba's compiled functions in the API reference --------------------------------------------
-class CompiledFunctionDocumenter(FunctionDocumenter):
-    """Document a numba ``@njit`` function like the Python function it compiles.
-
-    autodoc does not recognise a numba dispatcher as a function and would skip every compiled
-    function of the kernels; this reads the wrapped Python function's signature and docstring
-    (and never compiles anything: the dispatcher compiles on its first call, not on inspection).
-    """
-
-    objtype = "compiledfunction"
-    directivetype = "function"
-    priority = FunctionDocumenter.priority + 1
-
-    @classmethod
-    def can_document_member(cls, member: Any, membername: str, isattr: bool, parent: Any) -> bool:
-        return _is_dispatcher(member)
-
-    def format_args(self, **kwargs: Any) -> str:
-        sig = inspect.signature(self.object.py_func)
-        return str(sig).replace("\\", "\\\\")
-
-
 def _is_dispatcher(obj: Any) -> bool:
+    """A numba ``@njit`` function (Sphinx's autodoc documents it as the function it wraps, and
+    inspecting it compiles nothing: a dispatcher compiles on its first call)."""
     try:
         from numba.core.dispatcher import Dispatcher
     except ImportError:  # pragma: no cover - numba is a dependency
@@ -284,20 +263,33 @@ def mend_docstring(
 
 
 # -- dataclass signatures --------------------------------------------------------------------
-def name_default_factories(
+def shorten_dataclass_defaults(
     app: Sphinx, what: str, name: str, obj: Any, options: Any, signature: str | None, ret: Any
 ) -> tuple[str | None, Any] | None:
-    """Write a dataclass field's ``default_factory`` as a call (``list()``), not ``<factory>``.
+    """A dataclass's signature with each default written as its source would write it.
 
-    ``<factory>`` is not Python, so Sphinx cannot parse the signature and falls back to
-    splitting it at every comma, which breaks an annotation such as ``list[tuple[float, Term]]``.
+    A dataclass's ``__init__`` has no source, so autodoc prints each default's repr: a
+    ``default_factory`` as ``<factory>`` — not Python, so Sphinx cannot parse the signature and
+    splits it at every comma, breaking an annotation such as ``list[tuple[float, Term]]`` — and
+    a module constant (``patterns=DEFAULT_PATTERNS``) as its whole value. The factory becomes a
+    call (``list()``) and a long default the name of the module constant that holds it.
     """
+    import sys
+
     if what != "class" or not signature or not dataclasses.is_dataclass(obj):
         return None
+    module = vars(sys.modules.get(obj.__module__) or object())
     for f in dataclasses.fields(obj):
-        if f.init and f.default_factory is not dataclasses.MISSING:
+        if not f.init:
+            continue
+        if f.default_factory is not dataclasses.MISSING:
             call = f"{getattr(f.default_factory, '__qualname__', 'factory')}()"
             signature = signature.replace("<factory>", call, 1)
+        elif f.default is not dataclasses.MISSING and len(text := repr(f.default)) > 40:
+            names = [k for k, v in module.items() if v is f.default and k.isupper()]
+            for spaced in (f" = {text}", f"={text}"):  # annotated or not
+                if names and spaced in signature:
+                    signature = signature.replace(spaced, spaced.replace(text, names[0]), 1)
     return signature, ret
 
 
@@ -323,7 +315,7 @@ def require_docstring(
     app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
 ) -> None:
     """Warn (an error under -W) when a documented module, class or function has no docstring."""
-    if what not in {"module", "class", "exception", "function", "compiledfunction", "method"}:
+    if what not in {"module", "class", "exception", "function", "method"}:
         return
     if name.rsplit(".", 1)[-1].startswith("_"):
         return
@@ -339,10 +331,9 @@ def require_docstring(
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", copy_notebooks)
-    app.add_autodocumenter(CompiledFunctionDocumenter)
     app.add_directive("public-names", PublicNames)
     app.connect("autodoc-process-docstring", mend_docstring)
-    app.connect("autodoc-process-signature", name_default_factories)
+    app.connect("autodoc-process-signature", shorten_dataclass_defaults)
     app.connect("autodoc-process-docstring", require_docstring)
     for handler in logging_std.getLogger("sphinx").handlers:
         # first, so a dropped warning is neither counted nor shown

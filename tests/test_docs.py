@@ -165,3 +165,28 @@ def test_notebooks_are_copied_for_the_site_and_stale_copies_removed(tmp_path, mo
     (tmp_path / "notebooks" / "00-a.ipynb").write_text('{"changed": 1}')
     conf.copy_notebooks()
     assert (copies / "00-a.ipynb").read_text() == '{"changed": 1}'
+
+
+LONG_DEFAULT = tuple(f"pattern {i}" for i in range(10))
+
+
+def test_dataclass_signatures_name_their_factories_and_long_defaults():
+    import dataclasses
+
+    conf = _conf()
+
+    @dataclasses.dataclass
+    class Config:
+        terms: list[tuple[float, str]] = dataclasses.field(default_factory=list)
+        patterns: tuple[str, ...] = LONG_DEFAULT
+        size: int = 3
+
+    sig = (
+        "(terms: list[tuple[float, str]] = <factory>,"
+        f" patterns: tuple[str, ...] = {LONG_DEFAULT!r}, size: int = 3)"
+    )
+    out, _ = conf.shorten_dataclass_defaults(None, "class", "Config", Config, {}, sig, None)
+    assert out == (
+        "(terms: list[tuple[float, str]] = list(), patterns: tuple[str, ...] = LONG_DEFAULT,"
+        " size: int = 3)"
+    )
