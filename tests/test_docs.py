@@ -190,3 +190,15 @@ def test_dataclass_signatures_name_their_factories_and_long_defaults():
         "(terms: list[tuple[float, str]] = list(), patterns: tuple[str, ...] = LONG_DEFAULT,"
         " size: int = 3)"
     )
+
+
+def test_each_command_help_names_a_guide_page_that_exists(capsys):
+    from gamelib.cli import GUIDE_PAGES, build_parser
+
+    assert all((DOCS / "guide" / f"{page}.md").is_file() for page in GUIDE_PAGES.values())
+    parser = build_parser()
+    for command, page in GUIDE_PAGES.items():
+        game = [] if command == "replay" else ["garner"]
+        with pytest.raises(SystemExit):
+            parser.parse_args([command, *game, "--help"])
+        assert f"docs/guide/{page}.md" in capsys.readouterr().out, command
