@@ -108,8 +108,9 @@ nitpick_ignore_regex = [
     # builtins in signatures and bases (int, str, ValueError, ...), which have no entry offline
     (r"py:.*", r"(int|float|str|bool|bytes|object|list|dict|tuple|set|frozenset|type|None)"),
     (r"py:.*", r"[A-Za-z]*(Error|Exception|Warning)"),
-    # a private class named in a public signature: private names have no entry by design
-    (r"py:class", r"gamelib\.([a-z_]+\.)*_[A-Za-z]\w*"),
+    # a private name — a class in a public signature, a helper a docstring points at: private
+    # names have no entry by design, so such a reference could never resolve
+    (r"py:.*", r"(gamelib\.([a-z_]+\.)*)?([A-Za-z]\w*\.)?_[A-Za-z]\w*"),
 ]
 nitpick_ignore = [
     # type aliases a signature names (``IntArray = npt.NDArray[np.int64]``, ``Site = int``):
