@@ -4,14 +4,17 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
-LINTED := gamelib tests bench
+LINTED := gamelib tests bench docs/conf.py
 CROSSCHECK_GAMES ?= 100000
 
-.PHONY: help install warm analysis test lint lab bench crosscheck results lock clean
+DOCS_HTML := docs/_build/html
+
+.PHONY: help install warm analysis test lint docs docs-check lab bench crosscheck results lock clean
 
 help:
 	@echo "make analysis  - set up .venv and execute every notebook in place"
 	@echo "make test      - set up .venv, lint, type-check, run unit, property and notebook tests"
+	@echo "make docs      - build the documentation site into $(DOCS_HTML) (open index.html)"
 	@echo "make lab       - open JupyterLab on notebooks/"
 	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
 	@echo "make crosscheck - replay 10^5 compiled games of each game through the reference engines"
@@ -49,8 +52,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy gamelib
 
-test: lint
+test: lint docs-check
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
+
+# the site (Sphinx + MyST): guide pages, rules, notebooks from their committed outputs, API
+docs: $(STAMP)
+	$(BIN)/sphinx-build -b html -q docs $(DOCS_HTML)
+	@echo "the site is in $(DOCS_HTML)/index.html"
+
+# what make test checks: every page read afresh (-E, so no warning hides in a cached page),
+# warnings as errors (-W; every warning listed first with --keep-going)
+docs-check: $(STAMP)
+	$(BIN)/sphinx-build -b html -E -W --keep-going -q docs $(DOCS_HTML)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
@@ -74,7 +87,7 @@ crosscheck: $(STAMP)
 lock: $(BIN)/python
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
-		--extra dev --extra dask --extra openspiel -o requirements/lock.txt pyproject.toml
+		--extra dev --extra dask --extra openspiel --extra docs -o requirements/lock.txt pyproject.toml
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/api/generated docs/notebooks

@@ -388,7 +388,36 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", type=Path)
 
     sub.add_parser("games", help="list the games, their setups, players and rule fields")
+    _name_guide_pages(sub)
     return parser
+
+
+#: each command's page of the documentation site (``docs/guide/PAGE.md``), named by its --help
+GUIDE_PAGES = {
+    "simulate": "simulate",
+    "sweep": "simulate",
+    "replay": "simulate",
+    "ladder": "ladder",
+    "tune": "tune",
+    "verdict": "verdicts",
+    "compare": "verdicts",
+    "report": "report",
+}
+
+
+def _name_guide_pages(sub: argparse._SubParsersAction[Any]) -> None:
+    """End the --help of each command (and of each of its games) with its guide page."""
+    for command, page in GUIDE_PAGES.items():
+        parser = sub.choices[command]
+        parsers = [parser]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += action.choices.values()
+        for p in parsers:
+            p.epilog = (
+                f"guide: docs/guide/{page}.md (the site, built by make docs: "
+                f"docs/_build/html/guide/{page}.html)"
+            )
 
 
 def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> Any:

@@ -272,6 +272,7 @@ class State(ABC):
         """Inverse of :meth:`move_to_json`; raises :class:`RecordError` on malformed data."""
 
 
+#: a move class (a NamedTuple type), as :func:`move_type` receives and returns it
 M = TypeVar("M", bound=type)
 
 
@@ -314,6 +315,7 @@ def random_player(observation: Any, legal: Sequence[Move], rng: random.Random) -
 random_player.observes = False  # type: ignore[attr-defined]
 
 
+#: a game's config type (a frozen dataclass), as :class:`Game` carries it
 C = TypeVar("C")
 
 

@@ -111,8 +111,9 @@ def play_game(
 
     Built-in players with a compiled version play in the game's compiled core (``engine``
     ``"auto"``); the game is then replayed through the reference engine, which gives the final
-    :class:`State`, the record, and a check that both engines agree.  ``engine="python"`` plays
-    through the reference engine and the player protocol (what any Python player gets).
+    :class:`~gamelib.core.State`, the record, and a check that both engines agree.
+    ``engine="python"`` plays through the reference engine and the player protocol (what any
+    Python player gets).
     """
     if not isinstance(config, game.config_type):
         raise ConfigError(

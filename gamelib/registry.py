@@ -7,6 +7,9 @@ from gamelib.deck_the_yard import DECK_THE_YARD
 from gamelib.gargon import GARGON
 from gamelib.garner import GARNER
 
+#: every registered game by name (``gamelib games`` lists them)
+#:
+#: :meta hide-value:
 GAMES: dict[str, Game] = {
     GARNER.name: GARNER,
     GARGON.name: GARGON,

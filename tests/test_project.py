@@ -20,7 +20,9 @@ def _name(requirement: str) -> str:
 def _pyproject_packages() -> set[str]:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = meta["optional-dependencies"]
-    listed = meta["dependencies"] + extras["dev"] + extras["dask"] + extras["openspiel"]
+    listed = (
+        meta["dependencies"] + extras["dev"] + extras["dask"] + extras["openspiel"] + extras["docs"]
+    )
     return {_name(r) for r in listed}
 
 

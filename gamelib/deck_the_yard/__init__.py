@@ -18,6 +18,9 @@ from gamelib.deck_the_yard.rules import (
     state_from_start,
 )
 
+#: Deck the Yard as a registered game: its config type, setups, players and compiled core
+#:
+#: :meta hide-value:
 DECK_THE_YARD = Game(
     name="deck_the_yard",
     config_type=DeckTheYardConfig,

@@ -72,8 +72,10 @@ from gamelib.version import __version__
 IntArray = npt.NDArray[np.int64]
 
 # --- kinds and decisions ------------------------------------------------------------------------
+#: every card kind by its id: the six colours, then bubble, plug, broken, event, character
 KIND_NAMES = (*BULB_COLOURS, "bubble", "plug", "broken", "event", "character")
 N_COLOURS = len(BULB_COLOURS)
+#: a special kind's id in :data:`KIND_NAMES`, after the six colours
 BUBBLE, PLUG_KIND, BROKEN, EVENT, CHARACTER = range(N_COLOURS, N_COLOURS + 5)
 N_HAND_KINDS = PLUG_KIND + 1  # only colours, bubbles and plugs are ever held
 D_BUBBLE = BUBBLE  # decisions 0-5: a coloured bulb; 6: a bubble

@@ -29,6 +29,7 @@ from gamelib.core import (
     move_type,
 )
 
+#: the six bulb colours, in the order of their ids (0–5) in records and the compiled core
 BULB_COLOURS = ("red", "green", "yellow", "blue", "purple", "pink")
 SPECIALS = ("broken", "event", "character")  # set aside when drawn into a fresh hand
 HandCounts = Literal["cards", "bulbs"]
@@ -123,7 +124,10 @@ class DeckTheYardConfig:
     (only coloured and bubble bulbs; plugs are held on top of them).  Refills, the setup hand
     and blackout redraws all use the same count."""
     patterns: tuple[tuple[str, ...], ...] = DEFAULT_PATTERNS
-    """The pattern cards (default: ``data/deck_the_yard_patterns.csv``)."""
+    """The pattern cards (default: ``data/deck_the_yard_patterns.csv``).
+
+    :meta hide-value:
+    """
 
     #: One place per rule field: for every field, a variant of the defaults that moves it (with the
     #: fields that must move with it). The kernel's tables must tell each variant from the

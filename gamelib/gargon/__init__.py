@@ -20,6 +20,9 @@ from gamelib.gargon.rules import (
     state_from_start,
 )
 
+#: Gargon as a registered game: its config type, setups, players and compiled core
+#:
+#: :meta hide-value:
 GARGON = Game(
     name="gargon",
     config_type=GargonConfig,

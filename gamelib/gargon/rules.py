@@ -29,6 +29,7 @@ from gamelib.core import (
     move_type,
 )
 
+#: the six colours, in the order of their ids (0–5) in records and the compiled core
 COLOURS = ("white", "blue", "violet", "red", "yellow", "green")
 N_COLOURS = 6
 PER_COLOUR = 17
@@ -144,6 +145,9 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+#: the setups by name: ``3p``, ``4p`` and ``5p``, the default rules for that many players
+#:
+#: :meta hide-value:
 SETUPS = {f"{n}p": GargonConfig(n_players=n) for n in (3, 4, 5)}
 
 # --- moves ---------------------------------------------------------------------------------

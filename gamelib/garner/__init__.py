@@ -16,6 +16,9 @@ from gamelib.garner.rules import (
     state_from_start,
 )
 
+#: Garner as a registered game: its config type, setups, players and compiled core
+#:
+#: :meta hide-value:
 GARNER = Game(
     name="garner",
     config_type=GarnerConfig,

@@ -240,6 +240,7 @@ def judge(
     return pd.DataFrame(rows, columns=JUDGE_COLUMNS)
 
 
+#: the columns of a judged table: one row per sampled decision and player
 JUDGE_COLUMNS = [
     "game",
     "seat",

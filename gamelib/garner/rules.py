@@ -144,6 +144,9 @@ def _is_number(x: object) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
+#: the setups by name: ``standard`` and ``A``–``E`` (the rules page's table)
+#:
+#: :meta hide-value:
 SETUPS: dict[str, GarnerConfig] = {
     "standard": GarnerConfig(setup="standard"),
     "A": GarnerConfig((9,) * 3, 3, 3, 3, setup="A"),

@@ -621,6 +621,7 @@ class Solver:
             np.zeros(N_STATS, np.int64),
             np.zeros((int(self.t.params[N_CARDS]), n_sites), np.int64),
         )
+        #: the positions the last call searched
         self.nodes = 0
         self._budget = UNLIMITED
 
