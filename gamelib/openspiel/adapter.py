@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from gamelib.core import Chance, ConfigError, Game, Move, Outcome, State
 from gamelib.openspiel.params import field_from_param, params_of
-
-if TYPE_CHECKING:  # the state module imports this one
-    from gamelib.openspiel.state import GamelibSpielState
 
 __all__ = ["Adapter", "AskingChance", "Engine", "NeedShuffle", "ResampledHistory"]
 
@@ -218,9 +215,7 @@ class Adapter:
         """The compiled core behind the states of this config (None: the reference engine)."""
         return None
 
-    def resample(
-        self, state: GamelibSpielState, seat: int, rng: random.Random
-    ) -> ResampledHistory | None:
-        """A history ``seat`` cannot tell from the state's, every card it has not seen dealt
-        again uniformly (None: the game hides nothing from ``seat``)."""
+    def resample(self, state: Any, seat: int, rng: random.Random) -> ResampledHistory | None:
+        """A history ``seat`` cannot tell from the (OpenSpiel) state's, every card it has not
+        seen dealt again uniformly (None: the game hides nothing from ``seat``)."""
         return None

@@ -1,16 +1,14 @@
 """OpenSpiel's Python observer of a gamelib game: a seat's observation string and tensor, or,
-with perfect recall, its information-state string."""
+with perfect recall, its information-state string (of a ``GamelibSpielState``, which makes
+observers; so this module does not import it)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from gamelib.openspiel.adapter import Adapter
-
-if TYPE_CHECKING:  # the state module imports this one
-    from gamelib.openspiel.state import GamelibSpielState
 
 __all__ = ["Observer"]
 
@@ -32,15 +30,15 @@ class Observer:
             self.dict[name] = self.tensor[at : at + k].reshape(shape)
             at += k
 
-    def set_from(self, state: GamelibSpielState, player: int) -> None:
+    def set_from(self, state: Any, player: int) -> None:
         """Fill the tensor with what ``player`` sees (all zeros while the deal goes on)."""
         self.tensor.fill(0)
         ref = state.ref
         if ref is not None and self.adapter.provides_tensor:
             self.adapter.fill_tensor(ref, player, self.dict)
 
-    def string_from(self, state: GamelibSpielState, player: int) -> str:
+    def string_from(self, state: Any, player: int) -> str:
         """The observation (or information-state) string of ``player``."""
         if self.perfect_recall:
-            return state.information_state_string_of(player)
-        return state.observation_string_of(player)
+            return str(state.information_state_string_of(player))
+        return str(state.observation_string_of(player))
