@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
-LINTED := gamelib tests bench
+LINTED := gamelib tests bench examples
 CROSSCHECK_GAMES ?= 100000
 
 .PHONY: help install warm analysis test lint lab bench crosscheck results lock clean
@@ -23,10 +23,12 @@ $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "gamelib needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml
+$(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml examples/leduc/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	# the bring-your-own-game example, registered by its entry point (examples/leduc/README.md)
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/leduc
 	@echo "compiling the game engines into numba's on-disk cache (a few minutes once; seconds when cached)"
 	$(BIN)/python -m gamelib.warm
 	touch $(STAMP)

@@ -43,7 +43,8 @@ def with_search(game: Game) -> Game:
         return box[0].player(spec)
 
     generic = players_for(game, resolve)
-    players = {**{k: v for k, v in generic.items() if k not in game.players}, **game.players}
+    players = {**game.players}
+    players.update({k: v for k, v in generic.items() if k not in game.players})
     players["generic"] = generic["generic"]
     out = dataclasses.replace(game, players=players)
     box.append(out)

@@ -160,6 +160,14 @@ class Adapter:
         """The reference state dealt from the chosen orders."""
         raise NotImplementedError
 
+    def max_chance_outcomes(self, config: Any) -> int:
+        """The most outcomes a chance node has (the largest shuffle)."""
+        return max(len(items) for items in self.deal(config))
+
+    def set_chance(self, state: State, chance: Chance) -> None:
+        """Make ``state`` draw its next shuffles from ``chance`` (a reshuffle during play)."""
+        state._chance = chance  # type: ignore[attr-defined]
+
     def deal_orders(
         self, config: Any, start: Mapping[str, Any], chance: Sequence[Any]
     ) -> list[list[int]]:

@@ -82,7 +82,7 @@ class GamelibSpielGame(pyspiel.Game):  # type: ignore[misc]
         lo, hi, total = a.utility_range(self.config)
         info = pyspiel.GameInfo(
             num_distinct_actions=a.n_actions(self.config),
-            max_chance_outcomes=max(len(items) for items in a.deal(self.config)),
+            max_chance_outcomes=a.max_chance_outcomes(self.config),
             num_players=n,
             min_utility=lo,
             max_utility=hi,
@@ -179,9 +179,10 @@ class _Shared:
     clones a Python state by deep-copying its attributes; this one is handed over as it is
     (the engine's scratch arrays alone are 1.4 MB for Gargon)."""
 
-    __slots__ = ("adapter", "config", "deal", "engine", "keyed", "n")
+    __slots__ = ("adapter", "config", "deal", "engine", "keyed", "n", "params")
 
     def __init__(self, game: GamelibSpielGame) -> None:
+        self.params = game._shown
         self.adapter = game.adapter
         self.config = game.config
         self.engine = game.engine
@@ -191,6 +192,15 @@ class _Shared:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from the game's name and parameters (an adapter need not pickle)
+        return (_shared_of, (self.adapter.short_name, self.params))
+
+
+def _shared_of(name: str, params: Mapping[str, Any]) -> _Shared:
+    """The shared part of a game's states, for an unpickled state."""
+    return _Shared(load(name, params))
 
 
 class GamelibSpielState(pyspiel.State):  # type: ignore[misc]
@@ -339,7 +349,7 @@ class GamelibSpielState(pyspiel.State):  # type: ignore[misc]
         else:
             assert box.ref is not None and not box.behind
             state = box.ref.clone()
-            state._chance = AskingChance(None, replay=self._step_orders)  # type: ignore[attr-defined]
+            a.set_chance(state, AskingChance(None, replay=self._step_orders))
             try:
                 state.apply(self._pending)
             except NeedShuffle as need:

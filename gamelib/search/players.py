@@ -83,7 +83,8 @@ class MctsPlayer(_SearchPlayer):
     def choose(
         self, observation: Any, legal: Sequence[Move], seat: int, rng: random.Random
     ) -> Move:
-        move, _ = search(observation, legal, seat, self.budget, self.c, self.determinize, rng)
+        uct = self.determinize is _clone
+        move, _ = search(observation, legal, seat, self.budget, self.c, self.determinize, rng, uct)
         return move
 
 

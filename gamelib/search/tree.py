@@ -3,16 +3,17 @@
 
 **UCT** (Kocsis and Szepesvári 2006, "Bandit based Monte-Carlo planning", ECML, LNCS 4212):
 each iteration descends the tree from the position by the child with the highest
-``mean + C·sqrt(ln n / n_child)``, adds one node, plays uniformly at random to the end and adds
-the result to the nodes on its path, each node keeping the points of the seat that decided
-there (max-n: every seat plays for itself). **SO-ISMCTS** (Cowling, Powley and Whitehouse 2012,
-"Information set Monte Carlo tree search", IEEE TCIAIG 4(2)): where the seat to decide cannot
-see everything, each iteration first *determinizes* — the game's ``resample(observation,
-rng)`` deals everything the seat has not seen again — and descends one tree shared by all
-determinizations, keyed by the decisions made from the root; at a node only the options legal
-in this determinization are *available*, each available child's availability count goes up, and
-``n`` in the formula is the child's availability. With nothing hidden the determinization is the
-position itself and the availability is the parent's visits: UCT.
+``mean + C·sqrt(ln n / n_child)`` (``n`` the node's visits), adds one node, plays uniformly at
+random to the end and adds the result to the nodes on its path, each node keeping the points of
+the seat that decided there (max-n: every seat plays for itself).
+
+**SO-ISMCTS** (Cowling, Powley and Whitehouse 2012, "Information set Monte Carlo tree search",
+IEEE TCIAIG 4(2)): where the seat to decide cannot see everything, each iteration first
+*determinizes* — the game's ``resample(observation, rng)`` deals everything the seat has not
+seen again — and descends one tree shared by all determinizations, keyed by the decisions made
+from the root; at a node only the options legal in this determinization are *available*, each
+available child's availability count goes up, and ``n`` in the formula is the child's
+availability. With nothing hidden (the determinization is the position itself) it is UCT.
 
 A decision with a single option is made without a node. The decision taken is the root option
 visited most (ties: the better mean, then the first in legal order). Points: a sole winner 1, a
@@ -74,10 +75,12 @@ def search(
     c: float,
     determinize: Determinize,
     rng: random.Random,
+    uct: bool = False,
 ) -> tuple[Move, list[tuple[Move, int, float]]]:
-    """``iterations`` iterations of SO-ISMCTS (UCT when ``determinize`` gives the position
-    itself) for ``seat`` at ``observation``; returns the decision and, per root option in legal
-    order, ``(move, visits, mean points)``."""
+    """``iterations`` iterations of SO-ISMCTS for ``seat`` at ``observation`` (``uct``: the
+    determinization is the position itself, and UCB's ``n`` the parent's visits, as UCT);
+    returns the decision and, per root option in legal order, ``(move, visits, mean
+    points)``."""
     root = _Node(-1)
     for _ in range(iterations):
         state = determinize(observation, rng)
@@ -94,15 +97,15 @@ def search(
             best: _Node | None = None
             best_move: Move = None
             best_ucb = -math.inf
+            log_parent = math.log(max(node.visits, 1))
             for m in options:
                 child = node.children.get((actor, m))
                 if child is None:
                     untried.append(m)
                     continue
                 child.avail += 1
-                ucb = child.total / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
+                log_n = log_parent if uct else math.log(child.avail)
+                ucb = child.total / child.visits + c * math.sqrt(log_n / child.visits)
                 if ucb > best_ucb:
                     best, best_move, best_ucb = child, m, ucb
             if untried:  # expand one untried option, then play out
@@ -117,6 +120,7 @@ def search(
             path.append(node)
         play_out(state, rng)
         result = points(state.outcome(), n_players)
+        root.visits += 1
         for nd in path:
             nd.visits += 1
             nd.total += result[nd.actor]
