@@ -5,6 +5,7 @@ generic search → registry → sim → … → the tools, and no two modules im
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,7 @@ def _modules() -> dict[str, set[str]]:
     return mods
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
 
