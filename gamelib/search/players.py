@@ -17,13 +17,14 @@ from typing import Any
 
 from gamelib.core import ConfigError, Game, Move, Player, State
 from gamelib.search.rollout import rollout_values
-from gamelib.search.tree import Determinize, search
+from gamelib.search.tree import Determinize, Reward, outcome_points, search
 
 __all__ = [
     "DEFAULT_C",
     "IsmctsPlayer",
     "MctsPlayer",
     "RolloutPlayer",
+    "clone_state",
     "generic_player",
     "players_for",
 ]
@@ -34,7 +35,7 @@ DEFAULT_C = 1 / math.sqrt(2)
 MAX_BUDGET = 10_000_000
 
 
-def _clone(observation: Any, rng: random.Random) -> State:
+def clone_state(observation: Any, rng: random.Random) -> State:
     """The determinization of a seat that sees everything: the position itself."""
     assert isinstance(observation, State)
     return observation.clone()
@@ -74,17 +75,40 @@ def _seat_of(observation: Any) -> int:
 
 
 class MctsPlayer(_SearchPlayer):
-    """``mcts:N[:C]``: UCT with uniform random playouts (:mod:`gamelib.search.tree`)."""
+    """``mcts:N[:C]``: UCT with uniform random playouts (:mod:`gamelib.search.tree`).
+    ``reward`` and ``expand`` (not in the spec) are the search's options, for cross-checks."""
 
-    def __init__(self, name: str, iterations: int, c: float, determinize: Determinize) -> None:
+    def __init__(
+        self,
+        name: str,
+        iterations: int,
+        c: float,
+        determinize: Determinize,
+        *,
+        reward: Reward = outcome_points,
+        expand: str = "random",
+    ) -> None:
         super().__init__(name, iterations, determinize)
         self.c = c
+        self.reward = reward
+        self.expand = expand
 
     def choose(
         self, observation: Any, legal: Sequence[Move], seat: int, rng: random.Random
     ) -> Move:
-        uct = self.determinize is _clone
-        move, _ = search(observation, legal, seat, self.budget, self.c, self.determinize, rng, uct)
+        uct = self.determinize is clone_state
+        move, _ = search(
+            observation,
+            legal,
+            seat,
+            self.budget,
+            self.c,
+            self.determinize,
+            rng,
+            uct,
+            self.reward,
+            self.expand,
+        )
         return move
 
 
@@ -120,7 +144,7 @@ def _determinizer(game: Game, name: str) -> Determinize:
     """How a search of ``game`` gets whole states from an observation; a game that hides
     something and offers no ``resample`` hook is refused by name."""
     if _sees_everything(game):
-        return _clone
+        return clone_state
     if game.resample is None:
         raise ConfigError(
             f"{name} needs whole states: {game.name} hides cards from its seats and offers no "

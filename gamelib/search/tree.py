@@ -31,10 +31,12 @@ from typing import Any
 
 from gamelib.core import Move, Outcome, State
 
-__all__ = ["Determinize", "points", "search"]
+__all__ = ["Determinize", "Reward", "points", "search"]
 
 #: an observation and an rng -> a whole state to search (the position itself, or a resampling)
 Determinize = Callable[[Any, random.Random], State]
+#: a finished playout -> each seat's reward in [0, 1]
+Reward = Callable[[State], Sequence[float]]
 
 
 def points(outcome: Outcome, n: int) -> list[float]:
@@ -60,6 +62,11 @@ class _Node:
         self.children: dict[tuple[int, Move], _Node] = {}
 
 
+def outcome_points(state: State) -> list[float]:
+    """The default reward of a finished playout: each seat's :func:`points`."""
+    return points(state.outcome(), state.n_players)
+
+
 def play_out(state: State, rng: random.Random) -> None:
     """Uniform random play to the end (a forced move draws no number)."""
     while not state.is_over():
@@ -76,15 +83,22 @@ def search(
     determinize: Determinize,
     rng: random.Random,
     uct: bool = False,
+    reward: Reward = outcome_points,
+    expand: str = "random",
 ) -> tuple[Move, list[tuple[Move, int, float]]]:
     """``iterations`` iterations of SO-ISMCTS for ``seat`` at ``observation`` (``uct``: the
     determinization is the position itself, and UCB's ``n`` the parent's visits, as UCT);
     returns the decision and, per root option in legal order, ``(move, visits, mean
-    points)``."""
+    reward)``. ``reward``: each seat's reward of a finished playout (default its points);
+    ``expand``: which untried option a node adds, ``"random"`` (the textbook's) or ``"first"``
+    (in legal order) — the two options exist so the generic search can be checked against a
+    compiled one that makes the other choice or shapes its reward (``bench/search_crosscheck``)."""
+    if expand not in ("random", "first"):
+        raise ValueError(f"expand must be 'random' or 'first', got {expand!r}")
+    first = expand == "first"
     root = _Node(-1)
     for _ in range(iterations):
         state = determinize(observation, rng)
-        n_players = state.n_players
         node = root
         path: list[_Node] = []
         while not state.is_over():
@@ -109,7 +123,8 @@ def search(
                 if ucb > best_ucb:
                     best, best_move, best_ucb = child, m, ucb
             if untried:  # expand one untried option, then play out
-                m = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
+                pick = 0 if first or len(untried) == 1 else rng.randrange(len(untried))
+                m = untried[pick]
                 child = node.children[(actor, m)] = _Node(actor)
                 state.apply(m)
                 path.append(child)
@@ -119,7 +134,7 @@ def search(
             node = best
             path.append(node)
         play_out(state, rng)
-        result = points(state.outcome(), n_players)
+        result = reward(state)
         root.visits += 1
         for nd in path:
             nd.visits += 1
