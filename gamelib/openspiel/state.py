@@ -149,9 +149,10 @@ class _Box:
         self.k = k
         self.behind = behind if behind is not None else []
         self.shared = shared
-        #: with an engine that gives keys: every step's (seat, action, each seat's key after)
-        #: and, per seat, the information-state lines made of them so far (how many steps)
-        self.trail: list[tuple[int, int, list[int]]] = []
+        #: with an engine that gives keys: every step's (seat, action, each seat's key after —
+        #: or the position after, its keys worked out when first asked for) and, per seat, the
+        #: information-state lines made of them so far (how many steps)
+        self.trail: list[tuple[int, int, Any]] = []
         self.keys: list[list[str]] = [[] for _ in seen]
         self.keyed = [0] * len(seen)
 
@@ -450,7 +451,7 @@ class GamelibSpielState(pyspiel.State):  # type: ignore[misc]
             if self.engine.apply(box.k, action):
                 box.behind.append((seat, action))
                 if self._keyed:
-                    box.trail.append((seat, action, self.engine.step_keys(box.k)))
+                    box.trail.append((seat, action, box.k.copy()))  # keys when asked
                 self._update_player()
                 return
         self._sync()  # the step goes through the reference engine
@@ -501,7 +502,11 @@ class GamelibSpielState(pyspiel.State):  # type: ignore[misc]
         if self._keyed and box.trail:
             assert self.engine is not None
             keys = box.keys[seat]
-            for actor, action, seen in box.trail[box.keyed[seat] :]:
+            for i in range(box.keyed[seat], len(box.trail)):
+                actor, action, seen = box.trail[i]
+                if isinstance(seen, np.ndarray):  # a position: its keys, once
+                    seen = self.engine.step_keys(seen)
+                    box.trail[i] = (actor, action, seen)
                 if actor == seat:
                     keys.append(f"I: {action}")
                 keys.append(f"{seen[seat]:016x}")
