@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
-LINTED := gamelib tests bench docs/conf.py
+LINTED := gamelib tests bench examples docs/conf.py
 CROSSCHECK_GAMES ?= 100000
 
 DOCS_HTML := docs/_build/html
@@ -26,10 +26,12 @@ $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "gamelib needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml
+$(STAMP): $(BIN)/python requirements/lock.txt pyproject.toml examples/leduc/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	# the bring-your-own-game example, registered by its entry point (examples/leduc/README.md)
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/leduc
 	@echo "compiling the game engines into numba's on-disk cache (a few minutes once; seconds when cached)"
 	$(BIN)/python -m gamelib.warm
 	touch $(STAMP)

@@ -26,6 +26,11 @@ Every run (``--only GAME`` too: that game's row) also times clones of a mid-game
 move on it (legal moves and apply, clone cost subtracted), and a ``.copy()`` of the compiled
 core's state vector built by ``from_reference`` — the "clones" key of the report.
 
+A full run also measures gamelib's games through its OpenSpiel adapters beside OpenSpiel's own
+pure-Python tic-tac-toe and C++ games (``bench/openspiel_speed.py``: decisions and actions per
+second, as ratios) — the "openspiel_adapters" key; ``--openspiel-only`` runs just those rows
+into ``bench/results/openspiel.json``.
+
 A full run also reports what a balance verdict costs (``bench/verdict_cost.py``): the deals a
 sequential fairness verdict plays against a fixed-size test with the same α and β, on synthetic
 streams at edges 0 to 4δ and on Garner setup A under greedy play — the "verdict_cost" key;
@@ -579,12 +584,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-search", action="store_true", help="skip the search players' rows")
     parser.add_argument(
+        "--openspiel-only",
+        action="store_true",
+        help="only the OpenSpiel adapters' random-play rows (bench/openspiel_speed.py), into "
+        "bench/results/openspiel.json",
+    )
+    parser.add_argument(
         "--verdict-only",
         action="store_true",
         help="only the verdict-cost rows (sequential vs fixed-size deals), into "
         "bench/results/verdict-cost.json",
     )
     args = parser.parse_args(argv)
+    if args.openspiel_only:
+        from bench import openspiel_speed
+
+        out = args.out or RESULTS / "openspiel.json"
+        found = {
+            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "rows": openspiel_speed.rows(args.seconds),
+        }
+        out.write_text(json.dumps(found, indent=2) + "\n")
+        print(f"written: {out}")
+        return 0
     if args.verdict_only:
         from bench import verdict_cost
 
@@ -687,6 +709,11 @@ def main(argv: list[str] | None = None) -> int:
             f"speed-up {scale['speedup']}×"
         )
     search = search_rows(wanted) if not args.no_search else []
+    adapters = []
+    if not args.only:
+        from bench import openspiel_speed
+
+        adapters = openspiel_speed.rows(args.seconds)
     from bench.startup import startup_rows
 
     print("\nstart-up of a small command-line run (bench/startup.py), cold and warm:")
@@ -734,6 +761,7 @@ def main(argv: list[str] | None = None) -> int:
         "scaling": scale,
         "targets": goals,
         "search": search,
+        "openspiel_adapters": adapters,
         "verdict_cost": cost,
         "scale_runs": scale_runs,
         "startup": startup,

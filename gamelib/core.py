@@ -332,6 +332,16 @@ class Game:
     kernel: str | None = None
     """The module of the game's compiled core that plays whole batches (``supports(spec)``,
     ``play_seeds(config, players, seeds, record=)``, ``encode(move)``), imported on first use."""
+    resample: Callable[[Any, random.Random], State] | None = None
+    """For a game that hides something from its seats: ``resample(observation, rng)``, a whole
+    state that agrees with a seat's observation, every card the seat has not seen dealt again
+    uniformly at random from ``rng`` (a *determinization*). Information-set search
+    (``gamelib.search``'s ``ismcts`` and ``rollout``) searches these; a game whose observation
+    is the whole state needs none."""
+    moves: Callable[[Any], Sequence[Move]] | None = None
+    """``moves(config)``: every move the game can ever offer under a config, in a fixed order —
+    the action numbers of the game in OpenSpiel (``gamelib.openspiel``); a game without it is
+    not offered to OpenSpiel unless it has an adapter of its own."""
 
     def config(self, setup: str | None = None, /, **overrides: Any) -> Any:
         """A config from a named setup (or the defaults) with fields overridden."""

@@ -167,7 +167,34 @@ def warm_game(game_name: str) -> list[str]:
         play_game(game, config, [spec] * seats, 0, engine="python")
     if game_name in SEARCH_SPECS:
         done.append(", ".join(SEARCH_SPECS[game_name]))
+    if game_name in KERNELS and _openspiel_calls(game_name):
+        done.append("OpenSpiel adapter")
     return done
+
+
+def _openspiel_calls(game_name: str) -> bool:
+    """The OpenSpiel adapter's compiled helpers (legal actions, resampling, information-state
+    keys, rollouts), when OpenSpiel is installed: one random game, resampled and rolled out."""
+    try:
+        import pyspiel
+
+        import gamelib.openspiel as ours
+    except ImportError:
+        return False
+    game = pyspiel.load_game(f"gamelib_{game_name}")
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    evaluator = ours.CompiledRolloutEvaluator(1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seat = state.current_player()
+        state.resample_from_infostate(seat, rng.random).information_state_string(seat)
+        evaluator.evaluate(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+        break
+    return True
 
 
 def _library_calls(game_name: str, kernel: Any, state: Any) -> None:
@@ -215,6 +242,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as exc:  # one broken engine must not keep the others cold
             failed.append(name)
             print(f"{name}: FAILED after {time.perf_counter() - t0:.1f} s: {exc!r}", flush=True)
+            continue
+        if not paths:  # a game gamelib knows through the protocol alone
+            print(f"{name}: nothing to compile (no compiled core)", flush=True)
             continue
         how = "compiled" if cold else "already cached, loaded"
         print(f"{name}: {how} in {time.perf_counter() - t0:.1f} s ({'; '.join(paths)})", flush=True)

@@ -125,8 +125,11 @@ def _environ() -> dict[str, str]:
 def test_every_entry_is_a_cached_numba_function_and_every_player_is_covered() -> None:
     from numba.core.dispatcher import Dispatcher
 
-    assert set(warm.COMPILED_ENTRIES) == set(GAMES) == set(warm.ENGINE_NAMES)
-    for name, game in GAMES.items():
+    # the games with a compiled core (a game gamelib knows through the protocol alone, as the
+    # example Leduc hold'em, has nothing to warm)
+    compiled = {name: game for name, game in GAMES.items() if game.kernel is not None}
+    assert set(warm.COMPILED_ENTRIES) == set(compiled) == set(warm.ENGINE_NAMES)
+    for name, game in compiled.items():
         entries = [*warm.COMPILED_ENTRIES[name]]
         entries += [e for es in warm.SEARCH_ENTRIES[name].values() for e in es]
         for entry in entries:
@@ -134,7 +137,9 @@ def test_every_entry_is_a_cached_numba_function_and_every_player_is_covered() ->
             assert isinstance(function, Dispatcher), entry
             assert hasattr(function._cache, "_cache_file"), f"{entry} is not cache=True"
         core = compiled_core(game)
-        for player in game.players:
+        for player, factory in game.players.items():
+            if factory.__module__ == "gamelib.search.players":
+                continue  # gamelib.search's generic players are plain Python
             assert core.supports(player) or player in warm.SEARCH_ENTRIES[name], (
                 f"{name} player {player!r} has no compiled path the warm-up takes"
             )

@@ -1,6 +1,7 @@
 """Deck the Yard: a solitaire card game of light strands (Don Riddle, on Christmas Lights)."""
 
 from gamelib.core import Game
+from gamelib.deck_the_yard.belief import resample
 from gamelib.deck_the_yard.players import PLAYERS, GreedyPlayer
 from gamelib.deck_the_yard.rules import (
     BULB_COLOURS,
@@ -29,6 +30,7 @@ DECK_THE_YARD = Game(
     players=PLAYERS,
     setups={"standard": DeckTheYardConfig()},
     kernel="gamelib.deck_the_yard.kernel",
+    resample=resample,
 )
 
 __all__ = [

@@ -1,6 +1,7 @@
 """Gargon: a 3–5 player battle card game with hidden numbers and public colours (Dorn, 2001)."""
 
 from gamelib.core import Game
+from gamelib.gargon.belief import resample
 from gamelib.gargon.players import PLAYERS, GreedyPlayer
 from gamelib.gargon.rules import (
     COLOURS,
@@ -31,6 +32,7 @@ GARGON = Game(
     players=PLAYERS,
     setups=SETUPS,
     kernel="gamelib.gargon.kernel",
+    resample=resample,
 )
 
 __all__ = [
