@@ -18,6 +18,7 @@ def row(level, question, decision, estimate=0.5, more=0):
         lo=estimate - 0.02,
         hi=estimate + 0.02,
         measure="seat 0 wins",
+        deals=500,
         more_deals=more,
     )
     return r
@@ -63,8 +64,13 @@ def test_undecided_names_the_deals_and_skill_steps_are_notes():
     r = recommend(t)
     assert r.status == "undecided"
     assert "about 1,234 more deals would decide" in r.reasons[0]
-    assert any(n.startswith("skill not shown") for n in r.notes)
+    assert any(n.startswith("a skill step not shown, `mcts:200` over `greedy`") for n in r.notes)
     assert any(n.startswith("warning") for n in r.notes)
+
+
+def test_an_estimate_on_its_margin_is_said_so():
+    t = table(row("greedy", "stalls", "undecided", 0.05, 750_000))
+    assert "on the margin" in recommend(t).reasons[0]
 
 
 def test_refuses_tables_without_claims_or_levels():

@@ -64,3 +64,6 @@ $G tune deck_the_yard --space plugs=4..12 characters=2..10 events=0..5 broken=0.
   hand_size=4..7 win_threshold=5..10 --objective solo:0.3 --players greedy:claim_characters \
   -n 3000 --budget 60 --seed 2026 --top 3 --no-progress --storage $OUT/tune-deck-the-yard
 .venv/bin/papermill -p MCTS_RUN True -p SAVE_FIGURE True notebooks/05-tuning.ipynb /tmp/05-mcts.ipynb
+
+# notebook 06 (what to print): every candidate rule set through gamelib verdict at every level
+bash data/results/print.sh

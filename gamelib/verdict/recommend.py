@@ -35,11 +35,18 @@ def _row_words(r: Any) -> str:
     words = f"`{r['question']}` at `{r['level']}`: {r['decision']} ({r['measure']} {_interval(r)}"
     more = r.get("more_deals")
     if r["decision"] == UNDECIDED:
-        if more is None or more != more:
+        # an estimate (nearly) on its band's edge: no number of deals in reach decides it
+        if more is None or more != more or more > 100 * max(1, int(r.get("deals") or 0)):
             words += "; on the margin"
         else:
             words += f"; about {int(more):,} more deals would decide"
     return words + ")"
+
+
+def _step_words(r: Any) -> str:
+    """A skill step in words: '`mcts:200` over `cautious`: undecided (…)'."""
+    stronger, _, weaker = str(r["level"]).partition(" v ")
+    return f"`{stronger}` over `{weaker}`: " + _row_words(r).split(": ", 1)[1]
 
 
 @dataclass
@@ -87,9 +94,9 @@ def recommend(table: pd.DataFrame, levels: Sequence[str] | None = None) -> Recom
     notes = []
     for _, r in table[table["question"] == "skill"].iterrows():
         if r["decision"] == FAILS:
-            notes.append(f"warning: better play is decided not to win more, {_row_words(r)}")
+            notes.append(f"warning: a skill step is decided below its margin, {_step_words(r)}")
         elif r["decision"] == UNDECIDED:
-            notes.append(f"skill not shown at {_row_words(r)}")
+            notes.append(f"a skill step not shown, {_step_words(r)}")
     if len(failed):
         return Recommendation(
             DO_NOT_PRINT, [_row_words(r) for _, r in failed.iterrows()], notes, levels
