@@ -1,0 +1,113 @@
+"""Reading a search: its confirmation in sentences, tables and charts for notebooks.
+
+Everything here is a pure function of tables a search produced (:mod:`gamelib.tune.search`'s
+trials and confirmation report, :mod:`gamelib.tune.halving`'s rung and top-level verdicts): it
+plays no game, and every number it writes is read from those tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelib.tune.objectives import Objective
+from gamelib.tune.space import changed
+
+__all__ = ["confirmation_long", "plot_trials", "report_text"]
+
+
+def report_text(
+    report: pd.DataFrame,
+    objective: Objective,
+    n_games: int,
+    seed: int,
+    spec: Mapping[str, Any],
+    budget: int,
+) -> str:
+    """The confirmation as sentences (every number read from the report)."""
+    from gamelib.stats import interval_text, wilson_half_width
+
+    labels = objective.labels()
+    orig = report[report.rules == "original"].iloc[0]["config"]
+    lines = [
+        f"Search: {budget} trials of {spec['n_games']} deals each (seed {spec['seed']}), "
+        f"players {','.join(spec['players'])}, objective {' + '.join(objective.text())}. "
+        f"Confirmation: {n_games} fresh deals per rule set (seed {seed}; a 95% Wilson interval "
+        f"of at most ±{wilson_half_width(n_games):.3f} for a rate)."
+    ]
+    for r in report.to_dict("records"):
+        what = (
+            "original rules"
+            if r["rules"] == "original"
+            else (
+                f"{r['rules']} ({changed(orig, r['config'])}; search value {r['search_value']:.4f})"
+            )
+        )
+        terms = "; ".join(
+            f"{lb} {interval_text(r[lb], r[lb + '_lo'], r[lb + '_hi'])} (target "
+            f"{r[lb + '_target']})"
+            for lb in labels
+        )
+        verdict = (
+            "every interval inside its target"
+            if r["shown"]
+            else "consistent with every target"
+            if r["consistent"]
+            else "misses a target"
+        )
+        lines.append(f"- {what}: {terms}; confirmed value {r['value']:.4f}, {verdict}.")
+    return "\n".join(lines)
+
+
+def confirmation_long(report: pd.DataFrame, objective: Objective) -> pd.DataFrame:
+    """The confirmation report one row per rule set and term: ``rules``, ``term``, ``estimate``,
+    ``lo``, ``hi`` and the target band ``target_lo``/``target_hi`` (for charts)."""
+    rows = []
+    for r in report.to_dict("records"):
+        for label in objective.labels():
+            lo_t, _, hi_t = str(r[f"{label}_target"]).partition("..")
+            rows.append(
+                {
+                    "rules": r["rules"],
+                    "term": label,
+                    "estimate": r[label],
+                    "lo": r[f"{label}_lo"],
+                    "hi": r[f"{label}_hi"],
+                    "target_lo": float(lo_t),
+                    "target_hi": float(hi_t or lo_t),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def plot_trials(trials: pd.DataFrame, ax: Any = None, title: str | None = None) -> Any:
+    """Each finished trial's value in the order they finished (pruned ones marked at the top)
+    and the best value so far."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    order = np.arange(len(trials))
+    done = trials["state"].to_numpy() == "COMPLETE"
+    values = trials["value"].to_numpy(dtype=float)
+    ax.plot(order[done], values[done], "o", ms=4, label="trial (search games)")
+    best = pd.Series(np.where(done, values, np.nan)).cummin()
+    ax.plot(order, best, "-", color="black", lw=1.2, label="best so far")
+    if (~done).any():
+        top = float(np.nanmax(values[done])) if done.any() else 1.0
+        ax.plot(
+            order[~done],
+            np.full((~done).sum(), top),
+            "x",
+            color="grey",
+            label="refused by the game (pruned)",
+        )
+    ax.set_xlabel("trial (in the order finished)")
+    ax.set_ylabel("objective (lower is better)")
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize="small")
+    return ax
