@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import gamelib.tune as tune_mod
-import gamelib.tune.search as search_mod
+import gamelib.tune.study as study_mod
 from gamelib.cli import main
 from gamelib.core import ConfigError, GamelibError, ResumeError
 from gamelib.garner import GARNER
@@ -307,7 +307,7 @@ def test_tune_is_reproducible_for_a_seed(tmp_path: Path):
 
 def test_an_interrupted_search_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
     whole = _small(tmp_path / "whole")
-    real = search_mod.build_config  # called once at the start of every trial
+    real = study_mod.build_config  # called once at the start of every trial
     calls = {"n": 0}
 
     def interrupted(*args, **kwargs):
@@ -316,10 +316,10 @@ def test_an_interrupted_search_resumes_to_the_uninterrupted_result(tmp_path, mon
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(search_mod, "build_config", interrupted)
+    monkeypatch.setattr(study_mod, "build_config", interrupted)
     with pytest.raises(TuneError, match="interrupted: 3 of 6 trials are kept"):
         _small(tmp_path / "cut")
-    monkeypatch.setattr(search_mod, "build_config", real)
+    monkeypatch.setattr(study_mod, "build_config", real)
     spec, kept = load_study(tmp_path / "cut")
     assert len(kept) == 3 and spec["seed"] == 11
     resumed = _small(tmp_path / "cut")
@@ -462,30 +462,3 @@ def test_cli_storage_that_is_a_file_is_one_error_line(tmp_path, capsys):
     f.write_text("x")
     assert main([*CLI, "--storage", str(f)]) == 2
     assert "is a file" in capsys.readouterr().err
-
-
-# --- the stored searches of notebook 05 ---------------------------------------------------
-
-STORED = sorted(
-    p
-    for p in (Path(__file__).resolve().parents[1] / "data" / "results").glob("tune-*")
-    if p.is_dir()
-)
-PREFIX = 3  # trials played again per stored search
-
-
-def test_the_notebook_searches_are_stored():
-    assert [p.name for p in STORED] == ["tune-deck-the-yard", "tune-gargon", "tune-garner"]
-    for p in STORED:
-        assert (p / "journal.log").stat().st_size < 1_000_000
-
-
-@pytest.mark.parametrize("folder", STORED, ids=lambda p: p.name)
-def test_a_stored_search_matches_a_fresh_run_of_its_first_trials(folder: Path):
-    spec, trials = load_study(folder)
-    assert len(trials) >= PREFIX and spec["format"] == "gamelib-tune/1"
-    checked = recheck(folder, PREFIX)
-    assert [n for n, _, _ in checked] == trials.number.head(PREFIX).tolist()
-    for number, stored, fresh in checked:
-        same = (math.isnan(stored) and math.isnan(fresh)) or stored == fresh
-        assert same, (folder.name, number, stored, fresh)

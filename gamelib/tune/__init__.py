@@ -7,9 +7,20 @@ The package, one room a purpose (imports go one way, down this list; nothing bel
 * :mod:`gamelib.tune.space` — the space: fields, domains, printable grids, building a rule set;
 * :mod:`gamelib.tune.objectives` — single-level objective terms and the games they need;
 * :mod:`gamelib.tune.report` — a search's tables and charts in words and pictures;
-* :mod:`gamelib.tune.search` — the Optuna search (:func:`tune`), its storage and sampler.
+* :mod:`gamelib.tune.rungs` — a rung of the ladder: a rule set judged by verdicts at one level
+  (the goal and the constraints), and its standing there;
+* :mod:`gamelib.tune.study` — the Optuna search (:func:`tune`), its storage and sampler;
+* :mod:`gamelib.tune.halving` — successive halving up a ladder of levels, and what to print at
+  its top (keep the original, or a finalist that holds every verdict);
+* :mod:`gamelib.tune.fidelity` — the multi-fidelity search end to end (:func:`search`): a TPE
+  screen at a cheap level, the halving, the confirmation at the top level on fresh deals
+  against the original rules, and its storage;
+* :mod:`gamelib.tune.spaces` — the printable spaces notebook 05 searches, each documenting
+  its grid.
 """
 
+from gamelib.tune.fidelity import SearchResult, load_search, recheck_search, search, seconds_text
+from gamelib.tune.halving import Recommendation, halve, paired_measure, recommend
 from gamelib.tune.objectives import (
     OBJECTIVE_HELP,
     DrawRate,
@@ -27,16 +38,20 @@ from gamelib.tune.objectives import (
     parse_objective,
     play,
 )
-from gamelib.tune.report import confirmation_long, plot_trials, report_text
-from gamelib.tune.search import (
-    STUDY,
-    TuneError,
-    TuneResult,
-    confirm,
-    load_study,
-    recheck,
-    trials_table,
-    tune,
+from gamelib.tune.report import (
+    confirmation_long,
+    plot_trials,
+    rejection_words,
+    report_text,
+    verdict_words,
+)
+from gamelib.tune.rungs import (
+    QUESTION_HELP,
+    Rung,
+    judge,
+    parse_question,
+    question_text,
+    standing,
 )
 from gamelib.tune.space import (
     DERIVED,
@@ -56,11 +71,22 @@ from gamelib.tune.space import (
     space_table,
     space_text,
 )
+from gamelib.tune.study import (
+    STUDY,
+    TuneError,
+    TuneResult,
+    confirm,
+    load_study,
+    recheck,
+    trials_table,
+    tune,
+)
 
 __all__ = [
     "DERIVED",
     "OBJECTIVE_HELP",
     "PRINTABLE_DECIMALS",
+    "QUESTION_HELP",
     "STUDY",
     "Choice",
     "Domain",
@@ -70,6 +96,9 @@ __all__ = [
     "Length",
     "Measure",
     "Objective",
+    "Recommendation",
+    "Rung",
+    "SearchResult",
     "SeatFair",
     "SeatsFair",
     "SkillShows",
@@ -86,18 +115,31 @@ __all__ = [
     "confirmation_long",
     "evaluate",
     "grid",
+    "halve",
     "is_printable",
+    "judge",
     "lineups",
+    "load_search",
     "load_study",
+    "paired_measure",
     "parse_objective",
+    "parse_question",
     "parse_space",
     "play",
     "plot_trials",
+    "question_text",
     "recheck",
+    "recheck_search",
+    "recommend",
+    "rejection_words",
     "report_text",
+    "search",
+    "seconds_text",
     "snap",
     "space_table",
     "space_text",
+    "standing",
     "trials_table",
     "tune",
+    "verdict_words",
 ]

@@ -1,6 +1,6 @@
 """Reading a search: its confirmation in sentences, tables and charts for notebooks.
 
-Everything here is a pure function of tables a search produced (:mod:`gamelib.tune.search`'s
+Everything here is a pure function of tables a search produced (:mod:`gamelib.tune.study`'s
 trials and confirmation report, :mod:`gamelib.tune.halving`'s rung and top-level verdicts): it
 plays no game, and every number it writes is read from those tables.
 """
@@ -16,7 +16,13 @@ import pandas as pd
 from gamelib.tune.objectives import Objective
 from gamelib.tune.space import changed
 
-__all__ = ["confirmation_long", "plot_trials", "report_text"]
+__all__ = [
+    "confirmation_long",
+    "plot_trials",
+    "rejection_words",
+    "report_text",
+    "verdict_words",
+]
 
 
 def report_text(
@@ -111,3 +117,35 @@ def plot_trials(trials: pd.DataFrame, ax: Any = None, title: str | None = None) 
         ax.set_title(title)
     ax.legend(fontsize="small")
     return ax
+
+
+# --- the multi-fidelity search in words ----------------------------------------------------
+
+
+def verdict_words(row: Any) -> str:
+    """One verdict row as a clause: ``stalls fails: stall rate 0.153 [0.139, 0.168] (stalls …
+    below 0.05; 400 deals)``; an undecided row says so, with the deals a decision would need."""
+    est = f"{row['estimate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"
+    tail = f"{int(row['deals']):,} deals"
+    more = row.get("more_deals")
+    if row["decision"] == "undecided":
+        tail += (
+            ", on the margin"
+            if more is None or (isinstance(more, float) and np.isnan(more))
+            else f", about {int(more):,} more would decide"
+        )
+    return f"{row['question']} {row['decision']}: {row['measure']} {est} ({row['claim']}; {tail})"
+
+
+def rejection_words(rungs: pd.DataFrame, goal: str) -> str:
+    """Why no candidate reached the top: at the rung where the last ones were rejected, each
+    with its failed constraints (``goal``: the goal question's name, not a constraint)."""
+    cands = rungs[rungs["rules"] != "original"]
+    last = int(cands["rung"].max())
+    at = cands[cands["rung"] == last]
+    parts = []
+    for name, rows in at.groupby("rules", sort=False):
+        bad = rows[rows["counts"] & (rows["decision"] == "fails") & (rows["question"] != goal)]
+        parts.append(f"{name} ({'; '.join(verdict_words(r) for _, r in bad.iterrows())})")
+    level = str(at["level"].iloc[0]) if len(at) else "?"
+    return f"every candidate left at rung {last} was rejected at {level}: " + ", ".join(parts)

@@ -18,7 +18,7 @@ exact decimals: a sampled value is snapped to its grid point and rounded to the 
 (:func:`snap`), so ``0.5 + 3 * 0.1`` is printed ``0.8``, never ``0.8000000000000002``.
 
 This module owns the space and the rule sets it makes; it plays no games (that is
-:mod:`gamelib.tune.objectives`) and searches nothing (:mod:`gamelib.tune.search`).
+:mod:`gamelib.tune.objectives`) and searches nothing (:mod:`gamelib.tune.study`).
 """
 
 from __future__ import annotations
