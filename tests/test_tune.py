@@ -189,6 +189,11 @@ def test_garner_grid_fields_refill_the_deck_with_equal_suits():
         build_config(base, {"n_suits": 5})
     w = build_config(GARNER.config("C"), {"suit_weights[3]": 0.75})
     assert w.suit_weights == (1.0, 1.0, 1.0, 0.75)
+    # an unweighted base weighs each of the trial's own suits 1; a weight it lacks is refused
+    four = build_config(GARNER.config("A"), {"height": 4, "n_suits": 4, "suit_weights[2]": 0.5})
+    assert four.suit_sizes == (9, 9, 9, 9) and four.suit_weights == (1.0, 1.0, 0.5, 1.0)
+    with pytest.raises(ConfigError, match=r"suit_weights\[2\]: this rule set has 2"):
+        build_config(GARNER.config("A"), {"height": 2, "n_suits": 2, "suit_weights[2]": 0.5})
 
 
 # --- printable values --------------------------------------------------------------------

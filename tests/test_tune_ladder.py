@@ -106,17 +106,25 @@ def test_a_rule_set_that_stalls_above_the_ceiling_is_rejected_however_fair():
     assert not standing(both, rung, Fair(0.05))["rejected"]
 
 
-def test_judge_rejects_real_games_that_stall_above_the_ceiling():
+def test_judge_rejects_real_games_that_stall_above_the_ceiling_after_a_quick_look():
     # four greedy Gargon players tie (no sole winner) in about 4% of games: above a 1% ceiling
     rung = Rung("greedy", 2000)
-    rows = judge(GARGON.config("4p"), rung, Fair(0.05), [Stalls(0.01)], seed=3)
+    tables: dict = {}
+    rows = judge(GARGON.config("4p"), rung, Fair(0.05), [Stalls(0.01)], seed=3, tables=tables)
     mark = standing(rows, rung, Fair(0.05))
     assert mark["rejected"] and mark["failed"] == ["stalls"]
     stalls = rows[rows.question == "stalls"].iloc[0]
-    assert stalls.lo > 0.01 and stalls.deals < 2000  # decided before the budget ran out
-    assert not standing(
-        judge(GARGON.config("4p"), rung, Fair(0.05), [Stalls(0.2)], seed=3), rung, Fair(0.05)
-    )["rejected"]
+    assert stalls.lo > 0.01
+    # the quick look (a quarter of the budget) rejected it: the goal is decided on its deals
+    fair = rows[rows.question == "fair"].iloc[0]
+    assert stalls.deals <= 500 and fair.deals <= 500 and len(tables["greedy"][0]) <= 500
+    # without a failing constraint the full verdict runs, past the quick look
+    rows = judge(GARGON.config("4p"), rung, Fair(0.05), [Stalls(0.2)], seed=3)
+    assert not standing(rows, rung, Fair(0.05))["rejected"]
+    assert rows[rows.question == "fair"].iloc[0].deals > 500
+    # the same decision the full verdict reaches (the look adds no error)
+    full = judge(GARGON.config("4p"), rung, Fair(0.05), [Stalls(0.01)], seed=3, quick=0)
+    assert full[full.question == "stalls"].iloc[0].decision == "fails"
 
 
 # --- successive halving on synthetic verdicts ----------------------------------------------

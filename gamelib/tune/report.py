@@ -7,7 +7,7 @@ plays no game, and every number it writes is read from those tables.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,9 @@ from gamelib.tune.space import changed
 
 __all__ = [
     "confirmation_long",
+    "goal_long",
+    "ladder_table",
+    "plot_ladder",
     "plot_trials",
     "rejection_words",
     "report_text",
@@ -149,3 +152,67 @@ def rejection_words(rungs: pd.DataFrame, goal: str) -> str:
         parts.append(f"{name} ({'; '.join(verdict_words(r) for _, r in bad.iterrows())})")
     level = str(at["level"].iloc[0]) if len(at) else "?"
     return f"every candidate left at rung {last} was rejected at {level}: " + ", ".join(parts)
+
+
+def _cell(row: Any) -> str:
+    """A verdict's decision with its estimate: ``holds 0.512 [0.48, 0.55]``."""
+    return f"{row['decision']} {row['estimate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"
+
+
+def ladder_table(rows: pd.DataFrame, rungs: Sequence[str], top: str) -> pd.DataFrame:
+    """The ladder's verdicts one row a rule set and rung (the top last): the rung, its level,
+    the rule set, one column a question (its decision with estimate and interval, at the
+    rung's own level and skill pair) and ``deals`` (the most a unit played); ``rejected`` and
+    ``promoted`` for the rungs.  ``rows``: a search's rung rows and top rows (``rung`` set to
+    ``len(rungs)`` for the top); ``rungs``/``top``: the search's rung texts."""
+    from gamelib.tune.rungs import Rung, rung_rows
+
+    texts = [*rungs, top]
+    out = []
+    for key, g in rows.groupby(["rung", "rules"], sort=False):
+        r, name = int(g["rung"].iloc[0]), str(g["rules"].iloc[0])
+        del key
+        rung = Rung.parse(texts[r])
+        mine = rung_rows(g, rung)
+        rec: dict[str, Any] = {
+            "rung": r,
+            "level": texts[r] + (" (top)" if r == len(rungs) else ""),
+            "rules": name,
+        }
+        for _, q in mine.iterrows():
+            rec[str(q["question"])] = _cell(q)
+        rec["deals"] = int(mine["deals"].max())
+        if "rejected" in g and r < len(rungs):
+            rec["rejected"] = bool(g["rejected"].iloc[0])
+            rec["promoted"] = bool(g["promoted"].iloc[0])
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
+def goal_long(rows: pd.DataFrame, rungs: Sequence[str], top: str, goal: str) -> pd.DataFrame:
+    """The goal's verdict at each rung's own level, one row a rule set and rung (for charts):
+    ``step`` (the rung as text), ``rules``, ``estimate``, ``lo``, ``hi``, ``decision`` and the
+    band ``band_lo``/``band_hi``."""
+    texts = [*rungs, top]
+    levels = {i: t.partition("=")[0] for i, t in enumerate(texts)}
+    g = rows[(rows["question"] == goal) & (rows["level"] == rows["rung"].map(levels))]
+    steps = [f"{i}: {t}" + (" (top)" if i == len(rungs) else "") for i, t in enumerate(texts)]
+    return g.assign(step=[steps[int(r)] for r in g["rung"]])[
+        ["step", "rung", "rules", "estimate", "lo", "hi", "decision", "band_lo", "band_hi"]
+    ]
+
+
+def plot_ladder(long: pd.DataFrame, ax: Any = None, title: str | None = None) -> Any:
+    """The goal's estimate with its interval for every rule set judged at each rung (the
+    original among them), the goal's band dashed."""
+    from gamelib.plots import plot_rates
+
+    ax = plot_rates(long, "step", y="estimate", hue="rules", ax=ax)
+    for edge in {float(long["band_lo"].iloc[0]), float(long["band_hi"].iloc[0])}:
+        ax.axhline(edge, color="grey", lw=1, ls="--")
+    ax.set_xlabel("rung (level=games)")
+    ax.set_ylabel("goal estimate (95% CS)")
+    ax.legend(fontsize="x-small", ncol=2)
+    if title:
+        ax.set_title(title)
+    return ax

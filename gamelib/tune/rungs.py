@@ -143,25 +143,47 @@ def judge(
     workers: int | None = 1,
     resume: str | Path | None = None,
     tables: dict[str, list[pd.DataFrame]] | None = None,
+    quick: float = 0.25,
 ) -> pd.DataFrame:
     """The verdicts on ``config`` at ``rung``: :func:`gamelib.verdict.verdict` of the goal and
     the constraints at the rung's levels, at most ``rung.games`` games per unit, on ``seed``;
-    ``tables`` receives each unit's games (as in the verdict)."""
-    from gamelib.verdict import verdict
+    ``tables`` receives each unit's games (as in the verdict).
 
-    return verdict(
-        config,
-        rung.levels(),
-        _asked(rung, goal, constraints),
-        alpha=alpha,
-        beta=beta,
-        max_games=rung.games,
-        seed=seed,
-        workers=workers,
-        resume=resume,
-        progress=False,
-        tables=tables,
-    )
+    A quick look first: the constraints alone, on the first ``quick`` of the budget.  When one
+    of them fails there the rule set is rejected without the rest (a rule set that stalls in
+    one game of eight costs a search player a thousand turns a stalled game); its goal is then
+    decided on the deals that look played.  Both passes play the same deals (the same seed)
+    and their confidence sequences hold at every deal count at once, so the look adds no
+    error: the full verdict's bounds on those deals are the same, and would fail the
+    constraint at the same look."""
+    from gamelib.verdict import decide, verdict
+
+    def run(questions: list[Question], cap: int, into: dict[str, Any], at: Any) -> pd.DataFrame:
+        return verdict(
+            config,
+            rung.levels(),
+            questions,
+            alpha=alpha,
+            beta=beta,
+            max_games=cap,
+            seed=seed,
+            workers=workers,
+            resume=at,
+            progress=False,
+            tables=into,
+        )
+
+    asked = _asked(rung, goal, constraints)
+    cap = int(rung.games * quick)
+    if quick > 0 and len(asked) > 1 and cap >= 50:
+        look: dict[str, list[pd.DataFrame]] = {}
+        first = run(asked[1:], cap, look, None if resume is None else Path(resume) / "quick")
+        if (rung_rows(first, rung)["decision"] == FAILS).any():
+            row = decide(look[rung.level], goal, alpha=alpha, beta=beta, level=rung.level)
+            if tables is not None:
+                tables.update(look)
+            return pd.concat([pd.DataFrame([row]), first], ignore_index=True)
+    return run(asked, rung.games, {} if tables is None else tables, resume)
 
 
 def goal_center(row: Any) -> float:

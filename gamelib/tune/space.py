@@ -352,10 +352,12 @@ def build_config(base: Any, values: Mapping[str, Any]) -> Any:
             whole[k] = v
     for name, items in elements.items():
         current = getattr(base, name)
-        if current is None:
-            current = (1.0,) * int(base.n_suits)  # Garner's suit_weights: None is 1 each
+        if current is None:  # Garner's suit_weights: None is 1 a suit, of the trial's suits
+            current = (1.0,) * int(derived.get("n_suits", base.n_suits))
         seq = list(current)
         for i, v in items.items():
+            if i >= len(seq):
+                raise ConfigError(f"{name}[{i}]: this rule set has {len(seq)} of them")
             seq[i] = v
         whole[name] = tuple(seq)
     if (
