@@ -1097,6 +1097,12 @@ def _add_tune_parser(sub: Any) -> None:
             metavar="LEVEL=GAMES[/WEAKER]",
             help="the top level, played on fresh deals against the original rules",
         )
+        g.add_argument(
+            "--compare-games",
+            type=int,
+            default=None,
+            help="the paired comparison's budget at the top (default its games; 0: none)",
+        )
         g.add_argument("--keep", type=int, default=9, help="rule sets promoted from the screen")
         g.add_argument("--eta", type=int, default=3, help="the halving factor (3)")
         g.add_argument("--finalists", type=int, default=1, help="rule sets confirmed (1)")
@@ -1233,6 +1239,7 @@ def _cmd_tune_ladder(args: argparse.Namespace) -> int:
         eta=args.eta,
         finalists=args.finalists,
         confirm_seed=args.confirm_seed,
+        compare_games=args.compare_games,
         alpha=args.alpha,
         beta=args.beta,
         n_jobs=args.jobs,

@@ -386,6 +386,8 @@ def test_cli_runs_the_multi_fidelity_search(tmp_path, capsys):
         "greedy=200",
         "--confirm-at",
         "cautious=300/greedy",
+        "--compare-games",
+        "0",
         "--budget",
         "3",
         "--keep",
@@ -399,6 +401,7 @@ def test_cli_runs_the_multi_fidelity_search(tmp_path, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "recommendation at cautious:" in out and "rung 1 greedy=200" in out
+    assert " v original at " not in out  # --compare-games 0: the top verdicts side by side only
     assert (tmp_path / "s" / "ladder.json").is_file()
     for bad, match in (
         (["--objective", "seat0"], "two searches"),

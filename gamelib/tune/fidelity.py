@@ -212,6 +212,7 @@ def search(
     eta: int = 3,
     finalists: int = 1,
     confirm_seed: int | None = None,
+    compare_games: int | None = None,
     alpha: float = 0.05,
     beta: float = 0.05,
     n_jobs: int = 1,
@@ -229,7 +230,9 @@ def search(
     ``rungs`` and ``top``: :class:`~gamelib.tune.rungs.Rung` (or ``"LEVEL=GAMES[/WEAKER]"``).
     ``budget``: the screen's trials; ``keep``: rule sets promoted from the screen; ``eta``: the
     halving factor; ``finalists``: rule sets confirmed at the top; ``confirm_seed`` (default
-    ``seed + len(rungs)``) must differ from every rung's seed; ``alpha``, ``beta``: the
+    ``seed + len(rungs)``) must differ from every rung's seed; ``compare_games``: the paired
+    comparison's budget (default the top's games; 0: no comparison, the two rule sets' top
+    verdicts side by side only); ``alpha``, ``beta``: the
     verdicts' error rates; ``workers``: processes per verdict; ``n_jobs``: screen trials at once.
     """
     game, base = _base_config(game_or_config, setup)
@@ -273,6 +276,10 @@ def search(
         "finalists": finalists,
         "confirm_seed": confirm_seed,
     }
+    if compare_games is not None:  # a search with the default budget keeps its old spec
+        if not _is_int(compare_games) or compare_games < 0:
+            raise ConfigError(f"compare_games must be a whole number ≥ 0, got {compare_games!r}")
+        spec["compare_games"] = compare_games
     folder = Path(storage) if storage is not None else None
     if folder is not None and (folder / "ladder.json").is_file():
         stored = json.loads((folder / "ladder.json").read_text())
@@ -369,7 +376,7 @@ def search(
     t0 = time.perf_counter()
     eff, compared = _compare_top(
         configs,
-        final,
+        final if compare_games != 0 else [],
         g,
         top_rung,
         mirror[0],
@@ -379,6 +386,7 @@ def search(
         workers=workers,
         resume=None if folder is None else folder / "runs",
         label=len(ladder),
+        games=top_rung.games if compare_games is None else compare_games,
     )
     seconds["compare"] = time.perf_counter() - t0
     combined = _combine(games + compared)
@@ -415,6 +423,7 @@ def _compare_top(
     workers: int | None,
     resume: Path | None,
     label: int,
+    games: int,
 ) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     """Each finalist against the original at the top level by
     :func:`gamelib.verdict.compare.compare`: the same deals under both rule sets, paired effect
@@ -423,7 +432,7 @@ def _compare_top(
 
     margin = float(goal.margin_value() or 0.05)
     measures = [paired_measure(goal, original_mirror), "stall"]
-    frames, games = [], []
+    frames, played = [], []
     for name in final:
         tables: dict[str, list[pd.DataFrame]] = {}
         folder = None if resume is None else resume / _key("compare", name, seed, alpha)
@@ -435,7 +444,7 @@ def _compare_top(
             change=changed(configs["original"], configs[name]),
             alpha=alpha,
             beta=beta,
-            max_games=top_rung.games,
+            max_games=games,
             seed=seed,
             workers=workers,
             resume=folder,
@@ -448,10 +457,10 @@ def _compare_top(
                 ("original", configs["original"], base_t),
                 (name, configs[name], variant_t),
             ):
-                games += _provenance(
+                played += _provenance(
                     cfg, {unit: [t]}, seed, rules=rules, rung=label, unit=f"compare {name}"
                 )
-    return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), games
+    return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), played
 
 
 def _store(folder: Path, result: SearchResult) -> None:
