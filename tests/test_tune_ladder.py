@@ -101,6 +101,12 @@ def test_a_rule_set_that_stalls_above_the_ceiling_is_rejected_however_fair():
     # the goal's decision ranks before its distance; the weaker level's rows do not count
     shown = standing(_rows({"fair": ("holds", 0.54), "stalls": ("holds", 0.0)}), rung, Fair(0.05))
     assert shown["key"] < clean["key"]
+    # a constraint left undecided (a stall rate near the ceiling) ranks after one shown to hold
+    near = standing(
+        _rows({"fair": ("holds", 0.5), "stalls": ("undecided", 0.06)}), rung, Fair(0.05)
+    )
+    assert not near["rejected"] and near["undecided"] == ["stalls"]
+    assert clean["key"] < near["key"] and shown["key"] < near["key"]
     other = _rows({"stalls": ("fails", 0.5)}, level="random")
     both = pd.concat([_rows({"fair": ("holds", 0.5), "stalls": ("holds", 0.0)}), other])
     assert not standing(both, rung, Fair(0.05))["rejected"]

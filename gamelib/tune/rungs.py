@@ -11,9 +11,11 @@ rung's budget runs out (:func:`judge`).
 
 Its **standing** there (:func:`standing`): a rule set is *rejected* when a constraint fails (a
 rule set that stalls above the ceiling is out, however fair its decided games are); the others
-rank by the goal's decision (holds before undecided before fails) and then by the goal's
-distance from the centre of its band (seat shares from the fair share; a win rate from the
-target).  The search's scalar for Optuna is that distance plus one for each failed constraint.
+rank first by how many constraints are left undecided (a rule set shown not to stall goes
+before one whose stall rate sits near the ceiling), then by the goal's decision (holds before
+undecided before fails) and then by the goal's distance from the centre of its band (seat
+shares from the fair share; a win rate from the target).  The search's scalar for Optuna is
+that distance plus one for each failed constraint.
 """
 
 from __future__ import annotations
@@ -202,7 +204,9 @@ def standing(rows: pd.DataFrame, rung: Rung, goal: Question) -> dict[str, Any]:
     """A rule set's standing at ``rung`` from its verdict rows: ``rejected`` (a constraint
     fails), ``failed`` and ``undecided`` (the questions, by name), ``goal`` (its decision),
     ``distance`` (the goal's estimate from the centre of its band), ``value`` (the search's
-    scalar: distance + 1 a failed constraint) and ``key`` (sort order: best first)."""
+    scalar: distance + 1 a failed constraint) and ``key`` (sort order, best first: not
+    rejected, then fewer constraints left undecided, then the goal's decision, then its
+    distance)."""
     at = rung_rows(rows, rung)
     goal_rows = at[(at["question"] == goal.name) & (at["level"] == rung.level)]
     if len(goal_rows) != 1:
@@ -220,5 +224,5 @@ def standing(rows: pd.DataFrame, rung: Rung, goal: Question) -> dict[str, Any]:
         "goal": str(g["decision"]),
         "distance": distance,
         "value": distance + len(failed),
-        "key": (rejected, _RANK[str(g["decision"])], distance),
+        "key": (rejected, len(undecided), _RANK[str(g["decision"])], distance),
     }
