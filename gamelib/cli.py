@@ -1073,11 +1073,13 @@ class _TuneParser(_OneLineParser):
     imports pandas) only when the help is shown, so no other command pays that import."""
 
     def format_help(self) -> str:
-        from gamelib.tune import OBJECTIVE_HELP
+        from gamelib.tune import OBJECTIVE_HELP, QUESTION_HELP
 
         for action in self._actions:
             if action.dest == "objective":
                 action.help = OBJECTIVE_HELP
+            if action.dest in ("goal", "constraint"):
+                action.help = f"{action.help}: {QUESTION_HELP}"
         return super().format_help()
 
 
@@ -1087,7 +1089,10 @@ def _add_tune_parser(sub: Any) -> None:
         help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
         description="Each trial plays a rule set from --space on the same seed; the best ones "
         "and the original rules are then played on fresh seeds and reported with 95%% "
-        "intervals (see gamelib.tune).",
+        "intervals (see gamelib.tune). With --goal it is the multi-fidelity search instead: "
+        "a screen at the first --rung, successive halving up the others, verdicts as "
+        "constraints, and a recommendation confirmed at --confirm-at on fresh deals against "
+        "the original rules (see gamelib.tune.fidelity).",
     )
     games = tun.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_TuneParser)
     for game in GAMES.values():
@@ -1105,12 +1110,54 @@ def _add_tune_parser(sub: Any) -> None:
         g.add_argument(
             "--objective",
             action="append",
-            required=True,
             metavar="TERM",
             help="a term of the objective",
         )
+        g.add_argument(
+            "--goal",
+            default=None,
+            metavar="QUESTION",
+            help="the multi-fidelity search's goal, a verdict question (fair:0.05)",
+        )
+        g.add_argument(
+            "--constraint",
+            action="append",
+            default=[],
+            metavar="QUESTION",
+            help="a verdict every recommended rule set must hold (repeat)",
+        )
+        g.add_argument(
+            "--rung",
+            action="append",
+            default=[],
+            metavar="LEVEL=GAMES[/WEAKER]",
+            help="a rung of the ladder, cheapest first: the first screens, the others halve "
+            "(WEAKER: the level skill is decided against)",
+        )
+        g.add_argument(
+            "--confirm-at",
+            default=None,
+            metavar="LEVEL=GAMES[/WEAKER]",
+            help="the top level, played on fresh deals against the original rules",
+        )
+        g.add_argument(
+            "--compare-games",
+            type=int,
+            default=None,
+            help="the paired comparison's budget at the top (default its games; 0: none)",
+        )
+        g.add_argument("--keep", type=int, default=9, help="rule sets promoted from the screen")
+        g.add_argument("--eta", type=int, default=3, help="the halving factor (3)")
+        g.add_argument("--finalists", type=int, default=1, help="rule sets confirmed (1)")
+        g.add_argument("--alpha", type=float, default=0.05, help="a verdict's false holds")
+        g.add_argument("--beta", type=float, default=0.05, help="a verdict's false fails")
+        g.add_argument(
+            "--continuous",
+            action="store_true",
+            help="allow ranges without a grid (values that cannot be printed)",
+        )
         g.add_argument("--budget", type=int, required=True, help="trials to finish")
-        g.add_argument("-n", "--games", type=int, required=True, help="deals per trial")
+        g.add_argument("-n", "--games", type=int, default=None, help="deals per trial")
         g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
         g.add_argument(
             "--players",
@@ -1140,6 +1187,12 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     from gamelib.sim import check_output_path
     from gamelib.tune import parse_objective, parse_space, tune
 
+    if args.goal is not None:
+        return _cmd_tune_ladder(args)
+    if not args.objective:
+        raise CliError("give --objective TERM (or --goal QUESTION for the multi-fidelity search)")
+    if args.games is None:
+        raise CliError("-n/--games: give the deals per trial")
     check_seed(args.seed, "--seed")
     if args.confirm_seed is not None:
         check_seed(args.confirm_seed, "--confirm-seed")
@@ -1177,6 +1230,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         workers=args.workers,
         progress=not args.no_progress,
+        printable=not args.continuous,
     )
     print(result.text)
     if args.out is not None:
@@ -1189,6 +1243,56 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         print(f"report: {args.out}")
     if args.storage is not None:
         print(f"trials: {args.storage}/journal.log")
+    return 0
+
+
+def _cmd_tune_ladder(args: argparse.Namespace) -> int:
+    """``gamelib tune GAME --goal …``: the multi-fidelity search, its summary printed."""
+    from gamelib.tune import parse_space, search
+
+    check_seed(args.seed, "--seed")
+    if args.objective:
+        raise CliError("--goal and --objective are two searches; give one")
+    if not args.rung or args.confirm_at is None:
+        raise CliError("--goal needs --rung LEVEL=GAMES (one or more) and --confirm-at")
+    for flag, value in (
+        ("--budget", args.budget),
+        ("--keep", args.keep),
+        ("--finalists", args.finalists),
+        ("--jobs", args.jobs),
+        ("--workers", args.workers),
+    ):
+        if value < 1:
+            raise CliError(f"{flag} must be at least 1, got {value}")
+    if args.eta < 2:
+        raise CliError(f"--eta must be at least 2, got {args.eta}")
+    config = _config_from_args(args, infer_players=False)
+    space = parse_space(args.game, [item for group in args.space for item in group])
+    result = search(
+        config,
+        space,
+        args.goal,
+        args.constraint,
+        args.rung,
+        args.confirm_at,
+        args.budget,
+        args.seed,
+        storage=args.storage,
+        keep=args.keep,
+        eta=args.eta,
+        finalists=args.finalists,
+        confirm_seed=args.confirm_seed,
+        compare_games=args.compare_games,
+        alpha=args.alpha,
+        beta=args.beta,
+        n_jobs=args.jobs,
+        workers=args.workers,
+        progress=not args.no_progress,
+        printable=not args.continuous,
+    )
+    print(result.summary())
+    if args.storage is not None:
+        print(f"search: {args.storage}/ladder.json, games: {args.storage}/games.parquet")
     return 0
 
 

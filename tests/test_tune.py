@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import gamelib.tune as tune_mod
+import gamelib.tune.study as study_mod
 from gamelib.cli import main
 from gamelib.core import ConfigError, GamelibError, ResumeError
 from gamelib.garner import GARNER
@@ -25,10 +26,15 @@ from gamelib.tune import (
     SoloWinRate,
     TuneError,
     build_config,
+    check_printable,
+    grid,
+    is_printable,
     load_study,
     parse_objective,
     parse_space,
     recheck,
+    snap,
+    space_table,
     tune,
 )
 
@@ -183,6 +189,72 @@ def test_garner_grid_fields_refill_the_deck_with_equal_suits():
         build_config(base, {"n_suits": 5})
     w = build_config(GARNER.config("C"), {"suit_weights[3]": 0.75})
     assert w.suit_weights == (1.0, 1.0, 1.0, 0.75)
+    # an unweighted base weighs each of the trial's own suits 1; a weight it lacks is refused
+    four = build_config(GARNER.config("A"), {"height": 4, "n_suits": 4, "suit_weights[2]": 0.5})
+    assert four.suit_sizes == (9, 9, 9, 9) and four.suit_weights == (1.0, 1.0, 0.5, 1.0)
+    with pytest.raises(ConfigError, match=r"suit_weights\[2\]: this rule set has 2"):
+        build_config(GARNER.config("A"), {"height": 2, "n_suits": 2, "suit_weights[2]": 0.5})
+
+
+# --- printable values --------------------------------------------------------------------
+
+
+def test_a_grid_lists_exact_printable_values():
+    assert grid(IntRange(2, 8, 3)) == (2, 5, 8)
+    quarters = grid(FloatRange(0.5, 1.5, 0.25))
+    assert quarters == (0.5, 0.75, 1.0, 1.25, 1.5)
+    # 0.1 steps: binary noise (0.30000000000000004) is rounded to the step's decimals
+    tenths = grid(FloatRange(0.1, 0.5, 0.1))
+    assert tenths == (0.1, 0.2, 0.3, 0.4, 0.5) and all(is_printable(v) for v in tenths)
+    assert grid(Choice(["none", "one"])) == ("none", "one")
+    assert snap(FloatRange(0.5, 1.5, 0.25), 0.8592193236258718) == 0.75
+    assert snap(FloatRange(0.5, 1.5, 0.25), 9.0) == 1.5  # clamped to the grid
+    with pytest.raises(ConfigError, match="continuous"):
+        grid(FloatRange(0.5, 1.5))
+    assert is_printable((1.0, 1.0, 0.75)) and is_printable(None) and is_printable("all")
+    assert not is_printable(0.8592193236258718) and not is_printable((1.0, 0.125))
+
+
+def test_a_space_that_samples_unprintable_values_is_refused():
+    check_printable({"height": IntRange(2, 4), "suit_weights[2]": FloatRange(0.5, 1.5, 0.25)})
+    with pytest.raises(ConfigError, match=r"suit_weights\[2\]=0.5..1.5 is continuous"):
+        check_printable({"suit_weights[2]": FloatRange(0.5, 1.5)})
+    with pytest.raises(ConfigError, match="more than 2 decimals"):
+        check_printable({"suit_weights[2]": FloatRange(0.5, 1.0, 0.125)})
+    with pytest.raises(ConfigError, match="more than 2 decimals"):
+        check_printable({"suit_weights": Choice([(1.0, 1.0, 0.333), (1.0, 1.0, 1.0)])})
+    table = space_table({"height": IntRange(2, 4), "must_move": Choice(["none", "all"])})
+    assert table["count"].tolist() == [3, 2] and table.attrs["size"] == 6
+    assert table["values"].tolist() == ["2 · 3 · 4", "none · all"]
+
+
+def test_a_search_on_a_grid_tries_only_grid_values_and_refuses_a_continuous_range():
+    # tenths: Optuna's stepped floats carry binary noise there (1.2000000000000002)
+    weights = FloatRange(0.5, 1.5, 0.1)
+    space = {"suit_weights[2]": weights, "must_move": Choice(["none", "one", "all"])}
+    result = tune(
+        "garner", space, SeatFair(), 16, 3, setup="A", n_games=60, confirm_games=60, progress=False
+    )
+    sampled = [float(r.split("suit_weights[2]=")[1].split(",")[0]) for r in result.trials.rules]
+    assert len(set(sampled)) > 1 and set(sampled) <= set(grid(weights)), sampled
+    for c in result.report["config"]:
+        assert is_printable(c.suit_weights), c.suit_weights
+    continuous = {"suit_weights[2]": FloatRange(0.5, 1.5)}
+    with pytest.raises(ConfigError, match="continuous"):
+        tune("garner", continuous, SeatFair(), 2, 3, setup="A", n_games=10, progress=False)
+    loose = tune(
+        "garner",
+        continuous,
+        SeatFair(),
+        2,
+        3,
+        setup="A",
+        n_games=10,
+        confirm_games=10,
+        progress=False,
+        printable=False,
+    )
+    assert len(loose.trials) == 2
 
 
 # --- the search ----------------------------------------------------------------------------
@@ -240,7 +312,7 @@ def test_tune_is_reproducible_for_a_seed(tmp_path: Path):
 
 def test_an_interrupted_search_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
     whole = _small(tmp_path / "whole")
-    real = tune_mod.build_config  # called once at the start of every trial
+    real = study_mod.build_config  # called once at the start of every trial
     calls = {"n": 0}
 
     def interrupted(*args, **kwargs):
@@ -249,10 +321,10 @@ def test_an_interrupted_search_resumes_to_the_uninterrupted_result(tmp_path, mon
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tune_mod, "build_config", interrupted)
+    monkeypatch.setattr(study_mod, "build_config", interrupted)
     with pytest.raises(TuneError, match="interrupted: 3 of 6 trials are kept"):
         _small(tmp_path / "cut")
-    monkeypatch.setattr(tune_mod, "build_config", real)
+    monkeypatch.setattr(study_mod, "build_config", real)
     spec, kept = load_study(tmp_path / "cut")
     assert len(kept) == 3 and spec["seed"] == 11
     resumed = _small(tmp_path / "cut")
@@ -395,30 +467,3 @@ def test_cli_storage_that_is_a_file_is_one_error_line(tmp_path, capsys):
     f.write_text("x")
     assert main([*CLI, "--storage", str(f)]) == 2
     assert "is a file" in capsys.readouterr().err
-
-
-# --- the stored searches of notebook 05 ---------------------------------------------------
-
-STORED = sorted(
-    p
-    for p in (Path(__file__).resolve().parents[1] / "data" / "results").glob("tune-*")
-    if p.is_dir()
-)
-PREFIX = 3  # trials played again per stored search
-
-
-def test_the_notebook_searches_are_stored():
-    assert [p.name for p in STORED] == ["tune-deck-the-yard", "tune-gargon", "tune-garner"]
-    for p in STORED:
-        assert (p / "journal.log").stat().st_size < 1_000_000
-
-
-@pytest.mark.parametrize("folder", STORED, ids=lambda p: p.name)
-def test_a_stored_search_matches_a_fresh_run_of_its_first_trials(folder: Path):
-    spec, trials = load_study(folder)
-    assert len(trials) >= PREFIX and spec["format"] == "gamelib-tune/1"
-    checked = recheck(folder, PREFIX)
-    assert [n for n, _, _ in checked] == trials.number.head(PREFIX).tolist()
-    for number, stored, fresh in checked:
-        same = (math.isnan(stored) and math.isnan(fresh)) or stored == fresh
-        assert same, (folder.name, number, stored, fresh)
