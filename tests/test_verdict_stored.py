@@ -204,3 +204,26 @@ def test_a_rule_is_kept_only_when_it_pays_and_dropped_only_when_it_does_not():
 def test_crossed_bounds_are_said_instead_of_a_deal_count():
     s = sentence(_row(question="fair", decision="undecided", estimate=0.307, lo=0.296, hi=0.294))
     assert "crossed" in s and "more deals" not in s
+
+
+def test_paired_runs_picks_runs_of_a_sweep_over_other_rules():
+    from gamelib.sim import sweep
+
+    table = sweep(
+        GARGON,
+        {"setup": ["3p", "4p"], "zero_multiplier": [1, 2]},
+        ["random"],
+        4,
+        1,
+        workers=1,
+        progress=False,
+    )
+    with pytest.raises(GamelibError, match="pick one"):
+        paired_runs(table, "zero_multiplier", 1, 2)
+    pairs = paired_runs(table, "zero_multiplier", 1, 2, where={"n_players": 4})
+    base, variant = pairs["random"]
+    assert len(base) == len(variant) == 4 and "player_3" in base and "win_3" in variant
+    three = paired_runs(table, "zero_multiplier", 1, 2, where={"n_players": 3})["random"][0]
+    assert "player_3" not in three and "win_3" not in three  # not a seat of a 3-player game
+    with pytest.raises(ConfigError, match="no rule"):
+        paired_runs(table, "zero_multiplier", 1, 2, where={"nonsense": 1})

@@ -140,16 +140,27 @@ def runs_of(table: pd.DataFrame) -> list[tuple[dict[str, Any], pd.DataFrame]]:
 
 
 def paired_runs(
-    table: pd.DataFrame, field: str, base: Any, variant: Any
+    table: pd.DataFrame,
+    field: str,
+    base: Any,
+    variant: Any,
+    where: Mapping[str, Any] | None = None,
 ) -> dict[str, list[pd.DataFrame]]:
     """A stored table's runs paired for :func:`decide_comparison`: for each line-up (in the
     table's order), [its run with ``field`` = ``base``, its run with ``field`` = ``variant``],
     keyed by the level's name as ``gamelib compare`` writes it ("greedy v greedy:ignore ×3").
-    Every other rule must be equal within a pair, and both runs must use the same seed."""
+    ``where``: only the runs whose other rules have these values (a sweep over several rules,
+    e.g. ``{"broken": 5, "hand_counts": "cards"}``).  Every other rule must be equal within a
+    pair, and both runs must use the same seed."""
     found: dict[tuple[str, ...], dict[str, tuple[dict[str, Any], pd.DataFrame]]] = {}
     for spec, part in runs_of(table):
         if field not in spec["config"]:
             raise ConfigError(f"the runs have no rule {field!r}")
+        for k in where or {}:
+            if k not in spec["config"]:
+                raise ConfigError(f"the runs have no rule {k!r}")
+        if any(spec["config"][k] != v for k, v in (where or {}).items()):
+            continue
         value = spec["config"][field]
         side = "base" if value == base else "variant" if value == variant else None
         if side is None:
@@ -169,7 +180,13 @@ def paired_runs(
             raise GamelibError(f"{list(key)}: the two runs differ in more than {field}")
         if sb["seed"] != sv["seed"] or sb["rotate_seats"] != sv["rotate_seats"]:
             raise GamelibError(f"{list(key)}: the two runs do not play the same deals")
-        pairs[_label(list(key))] = [tb, tv]
+        label = _label(list(key))
+        if label in pairs:
+            raise GamelibError(
+                f"two line-ups are both {label!r} (a sweep over player counts?): pick one "
+                "with where={...}"
+            )
+        pairs[label] = [tb, tv]
     if not pairs:
         raise GamelibError(f"no line-up has runs with {field}={base!r} and {field}={variant!r}")
     return pairs
@@ -320,7 +337,7 @@ def rule_recommendation(row: Mapping[str, Any], rule: str) -> str:
         raise ConfigError(f"a recommendation reads an effect verdict, not {row['question']}")
     where = f"at {row['level']}, δ {row['margin']:g}"
     if row["decision"] == FAILS and row["estimate"] > 0:
-        return f"**keep {rule}** (it is worth more than ±δ to the player who plays for it, {where})"
+        return f"**keep {rule}** (it is worth more than δ to the player who plays for it, {where})"
     if row["decision"] == HOLDS:
         return f"**drop {rule}** (it is worth less than ±δ to the player who plays for it, {where})"
     if row["decision"] == FAILS:
