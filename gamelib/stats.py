@@ -128,6 +128,63 @@ def paired_difference(
     )
 
 
+def paired_ratio(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, level: float = 0.95
+) -> pd.Series:
+    """The ratio of two means measured on the same deals, mean(x) / mean(y) — e.g. the win rate
+    with a rule over the win rate without it — with Fieller's interval (Fieller 1954, "Some
+    problems in interval estimation", JRSS-B 16(2)): every ratio ρ for which the paired
+    differences x − ρy have mean zero at the t test's ``level``, so the covariance of the pair
+    is allowed for and the interval may be lopsided.  When y's mean is not clearly away from
+    zero that set is unbounded and the bounds are −inf and +inf.  Returns ``ratio``, ``lo``,
+    ``hi``, ``n``, ``mean_x``, ``mean_y``."""
+    from scipy import stats
+
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("x and y must be one value per deal, the same deals in the same order")
+    n = len(a)
+    if n < 2:
+        raise ValueError("a ratio's interval needs at least two deals")
+    mx, my = float(a.mean()), float(b.mean())
+    cov = np.cov(a, b, ddof=1) / n  # the covariance matrix of the two means
+    t2 = float(stats.t.ppf(0.5 + level / 2, n - 1)) ** 2
+    # (mx − ρ my)² ≤ t² (sxx − 2ρ sxy + ρ² syy): a quadratic in ρ, A ρ² − 2 B ρ + C ≤ 0
+    qa = my * my - t2 * cov[1, 1]
+    qb = mx * my - t2 * cov[0, 1]
+    qc = mx * mx - t2 * cov[0, 0]
+    ratio = mx / my if my != 0 else math.nan
+    if qa <= 0:
+        lo, hi = -math.inf, math.inf
+    else:
+        root = math.sqrt(max(qb * qb - qa * qc, 0.0))
+        lo, hi = (qb - root) / qa, (qb + root) / qa
+    return pd.Series({"ratio": ratio, "lo": lo, "hi": hi, "n": n, "mean_x": mx, "mean_y": my})
+
+
+def share_lost(
+    with_rule: Sequence[float] | np.ndarray,
+    without_rule: Sequence[float] | np.ndarray,
+    level: float = 0.95,
+) -> pd.Series:
+    """What share of the outcome a rule takes away, 1 − mean(with) / mean(without), on the same
+    deals (e.g. the share of the wins a player has without the event cards that the blackouts
+    cost it), with the interval of :func:`paired_ratio` turned the same way.  Returns
+    ``share``, ``lo``, ``hi``, ``n``, ``with``, ``without``."""
+    r = paired_ratio(with_rule, without_rule, level)
+    return pd.Series(
+        {
+            "share": 1 - r["ratio"],
+            "lo": 1 - r["hi"],
+            "hi": 1 - r["lo"],
+            "n": int(r["n"]),
+            "with": r["mean_x"],
+            "without": r["mean_y"],
+        }
+    )
+
+
 def games_needed(
     advantage: float, *, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8
 ) -> int:
@@ -545,12 +602,23 @@ def victory_margins(
     return out
 
 
+def number_text(x: float, digits: int = 3, *, signed: bool = False, pct: bool = False) -> str:
+    """A number as a finding prints it: ``digits`` decimals (a percentage: ``digits`` − 2), with
+    its sign when ``signed`` — and a value that rounds to zero prints as a plain zero
+    (``0.000``, ``0.0%``), never ``-0.000`` or ``+0.000``: a rounded zero has no direction."""
+    d = max(digits - 2, 0) if pct else digits
+    spec = f".{d}%" if pct else f".{d}f"
+    text = format(x, ("+" if signed else "") + spec)
+    if math.isfinite(x) and float(text.rstrip("%")) == 0:
+        return format(0.0, spec)
+    return text
+
+
 def interval_text(est: float, lo: float, hi: float, digits: int = 3, *, pct: bool = False) -> str:
-    """An estimate with its interval as text: ``0.087 [0.078, 0.098]`` or ``8.7% [7.8%, 9.8%]``."""
-    if pct:
-        d = max(digits - 2, 0)
-        return f"{est:.{d}%} [{lo:.{d}%}, {hi:.{d}%}]"
-    return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    """An estimate with its interval as text: ``0.087 [0.078, 0.098]`` or ``8.7% [7.8%, 9.8%]``
+    (a bound that rounds to zero prints as ``0.000``, never ``-0.000``)."""
+    f = [number_text(x, digits, pct=pct) for x in (est, lo, hi)]
+    return f"{f[0]} [{f[1]}, {f[2]}]"
 
 
 def direction(lo: float, hi: float, up: str, down: str, neither: str, at: float = 0.0) -> str:
@@ -565,15 +633,15 @@ def direction(lo: float, hi: float, up: str, down: str, neither: str, at: float 
 
 def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False) -> str:
     """A paired effect (a row of :func:`paired_effects`) as text: the baseline mean, the
-    variant's, and the difference with its interval — ``0.090 → 0.258 (+0.168 [+0.150, +0.186])``.
+    variant's, and the difference with its interval — ``0.090 → 0.258 (+0.168 [+0.150, +0.186])``
+    (signed; a value that rounds to zero prints as ``0.000``, never ``-0.000``).
     """
-    d = max(digits - 2, 0)
 
     def f(x: float) -> str:
-        return f"{x:.{d}%}" if pct else f"{x:.{digits}f}"
+        return number_text(x, digits, pct=pct)
 
     def g(x: float) -> str:
-        return f"{x:+.{d}%}" if pct else f"{x:+.{digits}f}"
+        return number_text(x, digits, signed=True, pct=pct)
 
     return (
         f"{f(effect['mean_b'])} → {f(effect['mean_a'])} "

@@ -473,3 +473,60 @@ def test_rank_correlation_interval_follows_fisher_z():
     assert r["lo"] < rho < r["hi"] < 1
     with pytest.raises(ValueError, match="at least 4"):
         rank_correlation([1, 2, 3], [1, 2, 3])
+
+
+# --- issue 22: no negative zero; the share a rule costs, with Fieller's interval -------------
+
+
+def test_a_rounded_zero_prints_without_a_sign():
+    from gamelib.stats import change_text, interval_text, number_text
+
+    assert number_text(-0.0003) == "0.000"
+    assert number_text(-0.0003, signed=True) == "0.000"
+    assert number_text(0.0004, signed=True) == "0.000"
+    assert number_text(-0.0006, signed=True) == "-0.001"
+    assert number_text(0.0006, signed=True) == "+0.001"
+    assert number_text(-0.00004, pct=True) == "0.0%"
+    assert number_text(-0.2, digits=2) == "-0.20"
+    assert interval_text(-0.006, -0.013, -0.0003) == "-0.006 [-0.013, 0.000]"
+    assert interval_text(0.0, -0.0, 0.0, pct=True) == "0.0% [0.0%, 0.0%]"
+    row = {"mean_a": 0.981, "mean_b": 0.988, "diff": -0.0064, "lo": -0.0128, "hi": -0.0002}
+    assert change_text(row) == "0.988 → 0.981 (-0.006 [-0.013, 0.000])"
+    assert "-0.0" not in change_text({**row, "diff": -0.0, "lo": -0.0, "hi": 0.0})
+
+
+def test_paired_ratio_covers_the_true_ratio_as_often_as_its_level_says():
+    import numpy as np
+
+    from gamelib.stats import paired_ratio, share_lost
+
+    rng = np.random.default_rng(22)
+    # a win without the rule (rate 0.3) survives the rule half the time: the ratio is 0.5 and
+    # the two are strongly correlated, so an interval that ignored the covariance would cover
+    # far more often than 95% (and one with the wrong sign of it far less)
+    covered, reps = 0, 2000
+    for _ in range(reps):
+        without = rng.random(400) < 0.3
+        with_rule = without & (rng.random(400) < 0.5)
+        r = paired_ratio(with_rule, without)
+        covered += r["lo"] < 0.5 < r["hi"]
+    assert 0.93 < covered / reps < 0.97, covered / reps
+    lost = share_lost(with_rule, without)
+    assert lost["share"] == pytest.approx(1 - with_rule.mean() / without.mean())
+    assert lost["lo"] == pytest.approx(1 - r["hi"]) and lost["hi"] == pytest.approx(1 - r["lo"])
+    assert lost["with"] == pytest.approx(with_rule.mean()) and lost["n"] == 400
+
+
+def test_paired_ratio_is_exact_without_noise_and_unbounded_over_a_zero_denominator():
+    import numpy as np
+
+    from gamelib.stats import paired_ratio
+
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    r = paired_ratio(0.25 * y, y)  # x is exactly a quarter of y on every deal
+    assert r["ratio"] == pytest.approx(0.25)
+    assert r["lo"] == pytest.approx(0.25) and r["hi"] == pytest.approx(0.25)
+    flat = paired_ratio([1.0, 0.0, 1.0, 0.0], [1.0, -1.0, 1.0, -1.0])  # y's mean is 0
+    assert flat["lo"] == -np.inf and flat["hi"] == np.inf
+    with pytest.raises(ValueError, match="same deals"):
+        paired_ratio([1.0, 2.0], [1.0])
