@@ -447,7 +447,7 @@ def test_a_stored_search_replays_its_first_trials_and_the_first_deal_of_every_ru
 # --- the package's layering ----------------------------------------------------------------
 
 #: gamelib.tune's modules, lowest first: each imports only modules before it
-ORDER = ["space", "spaces", "objectives", "report", "rungs", "study", "halving", "fidelity"]
+ORDER = ["space", "spaces", "objectives", "rungs", "report", "study", "halving", "fidelity"]
 
 
 def _imports(path: Path) -> set[str]:
