@@ -11,6 +11,7 @@ import pytest
 from gamelib.records import config_from_json, engine_for
 from gamelib.registry import get_game
 from gamelib.sim import load, results_dir, simulate
+from gamelib.verdict.compare import Changes, Depends, Effect
 
 STORED = sorted(results_dir().glob("*.parquet"))
 PREFIX = 2  # deals re-simulated per run
@@ -106,3 +107,72 @@ def test_combined_runs_keep_each_runs_provenance_and_tidy_dtypes(tmp_path: Path)
     pd.testing.assert_frame_equal(back, table, check_dtype=False)
     with pytest.raises(ResultsError, match="no provenance"):
         combine([runs[0], pd.DataFrame(runs[1])])
+
+
+# --- stored comparisons and verdicts (notebooks 02 and 03) ---------------------------------------
+# Each JSON is what `gamelib compare` / `gamelib verdict` decided while it played (the commands are
+# in data/results/regenerate.sh); the notebooks decide again on the stored games without playing.
+# The two must agree: the stored games are the command's deals (re-simulated above), and the
+# decision taken on them is the command's, look for look.
+
+#: JSON → (the stored tables whose runs hold its games, with the rules that pick them), the rule
+#: it changes (base → variant) and its questions
+GARGON_ZEROS = ("zero_multiplier", 1, 2)
+STORED_DECISIONS: dict[str, tuple[list[tuple[str, dict]], tuple, list]] = {
+    **{
+        f"gargon-zeros-compare-greedy-{p}p.json": (
+            [(f"gargon-zeros-greedy-{p}p.parquet", {})],
+            GARGON_ZEROS,
+            [Effect("level:*", 0.03), Changes(0.05)],
+        )
+        for p in (3, 4, 5)
+    },
+    **{
+        f"gargon-zeros-compare-{p}p.json": (
+            [(f"gargon-zeros-compare-{p}p.parquet", {})],
+            GARGON_ZEROS,
+            [Effect("level:*", 0.03), Changes(0.05), Depends("level:*", 0.03)],
+        )
+        for p in (3, 4, 5)
+    },
+}
+STORED_VERDICTS = {
+    f"gargon-seats-ismcts-{p}p.json": f"gargon-seats-ismcts-{p}p.parquet" for p in (3, 4, 5)
+}
+DECIDED = ["level", "question", "decision", "deals", "games"]
+ESTIMATED = ["estimate", "lo", "hi"]
+
+
+def test_every_stored_decision_is_checked():
+    kept = {p.name for p in results_dir().glob("*.json")}
+    assert kept == set(STORED_DECISIONS) | set(STORED_VERDICTS), kept
+
+
+@pytest.mark.parametrize("name", sorted(STORED_DECISIONS))
+def test_a_stored_comparison_decides_on_its_stored_games_as_the_command_did(name: str):
+    import json
+
+    from gamelib.verdict.stored import decide_comparison, paired_runs
+
+    sources, (field, base, variant), questions = STORED_DECISIONS[name]
+    played = pd.DataFrame(json.loads((results_dir() / name).read_text(encoding="utf-8")))
+    pairs: dict[str, list[pd.DataFrame]] = {}
+    for table, where in sources:
+        pairs.update(paired_runs(load(results_dir() / table), field, base, variant, where))
+    levels = list(dict.fromkeys(played.loc[played["question"] != "depends", "level"]))
+    again = decide_comparison({lv: pairs[lv] for lv in levels}, questions, change="x")
+    pd.testing.assert_frame_equal(again[DECIDED], played[DECIDED], check_dtype=False)
+    pd.testing.assert_frame_equal(again[ESTIMATED], played[ESTIMATED], check_dtype=False)
+
+
+@pytest.mark.parametrize("name", sorted(STORED_VERDICTS))
+def test_a_stored_verdict_decides_on_its_stored_games_as_the_command_did(name: str):
+    import json
+
+    from gamelib.verdict import Fair, decide
+
+    (row,) = json.loads((results_dir() / name).read_text(encoding="utf-8"))
+    table = load(results_dir() / STORED_VERDICTS[name])
+    again = decide([table], Fair(row["margin"]), level=row["level"])
+    for k in [*DECIDED, *ESTIMATED]:
+        assert again[k] == pytest.approx(row[k]) if k in ESTIMATED else again[k] == row[k], k
