@@ -1,5 +1,10 @@
 """Deck the Yard's compiled core: the rules of ``shared/rules/deck-the-yard.md`` as numba functions.
 
+*Why one file (1090 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+in and does not follow calls into other files (a cached caller keeps the old code of a callee
+edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
+module, compiled, cached and invalidated as one unit.
+
 The readable reference is :mod:`gamelib.deck_the_yard.rules`; this module plays the same rules
 inside compiled code, with the random player and the greedy one (each plug policy of
 :mod:`gamelib.deck_the_yard.players`), so a batch of games never returns to Python per decision.

@@ -1,5 +1,9 @@
 """Deck the Yard: the complete solitaire rules of ``shared/rules/deck-the-yard.md``.
 
+*Why one file (740 lines):* the rules page read in order — each rule of the rules page and every
+named reading in one place, written once, as the guide asks; split, one page of rules would be
+spread over several files.
+
 Cards in the draw pile are ints; ``KIND_OF`` names what each is (a bulb colour, ``bubble``,
 ``plug``, ``broken``, ``event`` or ``character``).  Moves speak of kinds, not ids: two red bulbs
 are the same decision.  Every shuffle after the start goes through :class:`~gamelib.core.Chance`

@@ -1,5 +1,10 @@
 """Gargon's compiled core: the rules of ``shared/rules/gargon.md`` as numba functions.
 
+*Why one file (1220 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+in and does not follow calls into other files (a cached caller keeps the old code of a callee
+edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
+module, compiled, cached and invalidated as one unit.
+
 The readable reference is :mod:`gamelib.gargon.rules`; this module plays the same rules inside
 compiled code so a batch of games never returns to Python per decision, each seat played by
 the random player or by the greedy one (``greedy``/``greedy:value`` or ``greedy:ignore``,

@@ -1,5 +1,9 @@
 """Gargon: the complete rules of ``shared/rules/gargon.md`` on the gamelib protocol.
 
+*Why one file (820 lines):* the rules page read in order — each rule of the rules page and every
+named reading in one place, written once, as the guide asks; split, one page of rules would be
+spread over several files.
+
 Cards are ints 0..101: ``colour * 17 + k`` with values ``(0, 0, 1, 2, …, 15)[k]``.  Colours are
 public (hands, face-down plays, both piles); numbers are hidden until a card is turned up, so
 :meth:`GargonState.observation` hands a player only colours of what it may not see.

@@ -1,5 +1,10 @@
 """Garner's built-in players inside compiled code: random, greedy and cautious, seat by seat.
 
+*Why one file (860 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+in and does not follow calls into other files (a cached caller keeps the old code of a callee
+edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
+module, compiled, cached and invalidated as one unit.
+
 ``gamelib.garner.players`` is the readable reference; this module computes the same numbers
 with numba so that whole games of greedy (or greedy against random) never return to Python per
 decision. ``tests/test_garner_kernel_players.py`` replays kernel games through the reference

@@ -1,5 +1,9 @@
 """Garner: the complete rules of ``shared/rules/garner.md`` on the gamelib protocol.
 
+*Why one file (680 lines):* the rules page read in order — each rule of the rules page and every
+named reading in one place, written once, as the guide asks; split, one page of rules would be
+spread over several files.
+
 Cards are small ints (``offset[suit] + number - 1``) and sites are ints (``row * cols + col``);
 adjacency, straight lines and card tables are precomputed once per config, so a decision costs
 one scan of the top layer and a flood fill over at most ``rows * cols`` sites.

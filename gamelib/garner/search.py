@@ -1,5 +1,10 @@
 """Garner's search player ``mcts:N``: UCT Monte-Carlo tree search over the engine's decisions.
 
+*Why one file (630 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+in and does not follow calls into other files (a cached caller keeps the old code of a callee
+edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
+module, compiled, cached and invalidated as one unit.
+
 The tree is over the kernel's sub-decisions — lift a number_group, place each lifted card,
 collect a suit_group, leave a card behind — exactly ``kernel.legal``'s options in the reference
 ``legal_moves()`` order, so option ``k`` of a node is ``legal[k]`` of the position. Each decision

@@ -1,5 +1,10 @@
 """Garner's exact endgame solver, and how often a player keeps a position's value.
 
+*Why one file (770 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+in and does not follow calls into other files (a cached caller keeps the old code of a callee
+edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
+module, compiled, cached and invalidated as one unit.
+
 Garner has no hidden information and no chance after the deal, so every position has a
 game-theoretic value: seat 0's result under perfect play by both seats (1 win, 0.5 draw,
 0 loss; suits won weighted, a ``turn_limit`` ending a draw — ``search.final_reward``'s result).

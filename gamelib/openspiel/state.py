@@ -1,5 +1,8 @@
 """The OpenSpiel game, state and observer every gamelib adapter shares.
 
+*Why one file (610 lines):* OpenSpiel's game, state and observer are one interface that pyspiel
+calls back and forth between, shared by every adapter.
+
 A :class:`GamelibSpielState` deals the starting position card by card (chance nodes), then
 plays on the adapter's compiled :class:`~gamelib.openspiel.adapter.Engine` when there is one:
 legal actions, apply and clone touch one int64 vector.  The reference engine's position

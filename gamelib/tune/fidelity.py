@@ -3,6 +3,9 @@ survivors up a ladder of stronger players, and name a rule set only when verdict
 level, on fresh deals, show it meets the goal where the original does not — else "keep the
 original".
 
+*Why one file (610 lines):* the search's stages (screen, rungs, top, storage and read-back) are
+one pipeline over one :class:`SearchResult`.
+
 ``search(game, space, goal, constraints, rungs, top, budget, seed)``:
 
 1. **Screen** (rung 0, the cheapest level): an Optuna TPE search (Bergstra et al. 2011, the

@@ -1,6 +1,9 @@
 """compare(): what a rule change does, decided by intervention — the same deals played under
 the original rules and under the changed ones, at one or more player levels.
 
+*Why one file (610 lines):* the three questions, their measures and the paired-deal sequential
+loop that decides them share one bookkeeping of deals and levels.
+
 A designer asks "what is this rule worth?", "does it matter at all?", "does the answer depend on
 how well people play?".  Correlating an outcome with a rule's use (wins against zeros captured)
 confuses the rule with the players who exploit it; an *intervention* does not: every deal is
