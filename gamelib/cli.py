@@ -351,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="decide balance questions (fair, skill, target, stalls, length) with error rates",
         description="Plays deals in batches until each question is decided: holds, fails, or "
         "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
-        "calling fair rules unfair (see the README's Verdicts section).",
+        "calling fair rules unfair (see docs/guide/verdicts.md).",
     )
     games = ver.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in GAMES.values():
@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the same rules with --variant's changes, by the same players, until each question "
         "is decided: effect (holds: no effect within ±margin; fails: a decided effect), changes "
         "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
-        "depends (the effect is the same at each level). See the README's Verdicts section.",
+        "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
     )
     games = cmp.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in GAMES.values():

@@ -40,7 +40,8 @@ without a search and draws no random number.
 
 Spec: ``ismcts:N[:PLAYOUT][:C]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT`` ``random``
 (the default) or ``greedy`` (stronger per iteration, about three times slower over a game, so
-about as strong for the same time; ``bench/gargon_search.py`` and the README give the numbers),
+about as strong for the same time; ``bench/gargon_search.py`` and docs/performance.md give the
+numbers),
 ``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``, ``ismcts:200:random``,
 ``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
 """

@@ -351,7 +351,8 @@ def paired_effects(
     level: float = 0.95,
 ) -> pd.DataFrame:
     """What changing ``variant`` from ``baseline`` does to each metric, game by game on common
-    seeds (an intervention, not a correlation): :func:`paired_difference` of every other value
+    seeds (an intervention, not a correlation): :func:`~gamelib.stats.intervals.paired_difference`
+    of every other value
     of ``variant`` against the baseline, per group of ``by`` (e.g. the player), holding every
     other rule column equal.  ``diff`` is variant − baseline."""
     names = [] if by is None else [by] if isinstance(by, str) else list(by)
@@ -472,7 +473,7 @@ def seat_screen(
     A game counts as decided when it has a sole winner; draws and turn-limit stalls are left out
     of the share and reported as ``draw_rate`` and ``stall_rate``, so a rule set that is "fair"
     only because it stalls is visible.  Each row must be an independent game (one game a deal
-    per group); for rotated seats use :func:`clustered_rate`.
+    per group); for rotated seats use :func:`~gamelib.stats.intervals.clustered_rate`.
     """
     from scipy import stats
 

@@ -38,7 +38,8 @@ def direction(lo: float, hi: float, up: str, down: str, neither: str, at: float 
 
 
 def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False) -> str:
-    """A paired effect (a row of :func:`paired_effects`) as text: the baseline mean, the
+    """A paired effect (a row of :func:`~gamelib.stats.tables.paired_effects`) as text: the
+    baseline mean, the
     variant's, and the difference with its interval — ``0.090 → 0.258 (+0.168 [+0.150, +0.186])``
     (signed; a value that rounds to zero prints as ``0.000``, never ``-0.000``).
     """

@@ -1,5 +1,6 @@
 """Playtest a rule set by hand in JupyterLab (:func:`play`, :class:`Playtest`): the picture of
-what your seat may see, the legal decisions as buttons in the rules' words (:func:`describe`),
+what your seat may see, the legal decisions as buttons in the rules' words
+(:func:`~gamelib.widgets.playtest.describe`),
 seeded opponents, and the game's record to download, checked by :func:`gamelib.records.replay`."""
 
 from __future__ import annotations
