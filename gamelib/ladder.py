@@ -52,16 +52,9 @@ import numpy as np
 import pandas as pd
 
 from gamelib.core import ConfigError, GamelibWarning, Player, ResultsError, check_seed
-from gamelib.sim import (
-    _exit_with_parent,
-    _Names,
-    combine,
-    default_workers,
-    game_of,
-    n_seats,
-    player_name,
-    simulate,
-)
+from gamelib.sim import combine, default_workers, game_of, n_seats, player_name, simulate
+from gamelib.sim.checks import _Names
+from gamelib.sim.executors import _exit_with_parent
 from gamelib.stats import clustered_rate, paired_difference, wilson
 
 __all__ = [

@@ -48,14 +48,14 @@ def test_a_cold_cache_is_announced_once_before_the_first_game(
         events.append("checked")
         return True
 
-    real_chunk = sim.run_chunk
+    real_chunk = sim.chunks.run_chunk
 
     def chunk(*args: Any, **kwargs: Any) -> Any:
         events.append("played")
         return real_chunk(*args, **kwargs)
 
     monkeypatch.setattr(warm, "is_cold", cold)
-    monkeypatch.setattr(sim, "run_chunk", chunk)
+    monkeypatch.setattr(sim.chunks, "run_chunk", chunk)
     for seed in ("1", "2"):  # a second run in the same process says nothing more
         assert main([*GARNER_RUN, "--seed", seed, "--no-progress"]) == 0
     err = capsys.readouterr().err
@@ -179,8 +179,8 @@ def test_a_few_games_on_the_reference_engine_start_no_workers(
     def no_pool(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a small run started worker processes")
 
-    monkeypatch.setattr(sim, "default_workers", lambda: 2)
-    monkeypatch.setattr(sim, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(sim.executors, "default_workers", lambda: 2)
+    monkeypatch.setattr(sim.executors, "ProcessPoolExecutor", no_pool)
     cfg = GAMES["garner"].config("A")
     t = sim.simulate(cfg, ["greedy", "random"], 3, seed=1, engine="python", progress=False)
     assert len(t) == 3
@@ -199,9 +199,9 @@ def test_a_long_run_moves_to_workers_with_the_same_table(
     cfg = GAMES["garner"].config("A")
     args = (cfg, ["greedy", "random"], 24)
     here = sim.simulate(*args, seed=4, workers=1, engine="python", progress=False)
-    monkeypatch.setattr(sim, "default_workers", lambda: 2)
-    monkeypatch.setattr(sim, "WORKER_START_SECONDS", 0.0)
-    monkeypatch.setattr(sim, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(sim.executors, "default_workers", lambda: 2)
+    monkeypatch.setattr(sim.executors, "WORKER_START_SECONDS", 0.0)
+    monkeypatch.setattr(sim.executors, "ProcessPoolExecutor", pool)
     moved = sim.simulate(*args, seed=4, engine="python", progress=False)
     assert pools == [2]
     pd_testing = pytest.importorskip("pandas.testing")

@@ -47,8 +47,10 @@ import numpy as np
 import pandas as pd
 
 from gamelib.core import ConfigError, GamelibError, Player, check_seed, config_to_json
-from gamelib.sim import SimulationInterrupted, _Names, _tidy, default_workers, game_of, n_seats
+from gamelib.sim import SimulationInterrupted, default_workers, game_of, n_seats
 from gamelib.sim import player_name as _player_name
+from gamelib.sim.checks import _Names
+from gamelib.sim.results import _tidy
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, _LazyPool, _play, _Run, decide
 from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule

@@ -39,11 +39,6 @@ from gamelib.core import (
 )
 from gamelib.sim import (
     SimulationInterrupted,
-    _exit_with_parent,
-    _Names,
-    _PartStore,
-    _run,
-    _tidy,
     check_output_path,
     default_workers,
     game_of,
@@ -51,6 +46,10 @@ from gamelib.sim import (
     player_name,
     run_spec,
 )
+from gamelib.sim.checks import _Names
+from gamelib.sim.executors import _exit_with_parent, _run
+from gamelib.sim.results import _tidy
+from gamelib.sim.store import _PartStore
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
 

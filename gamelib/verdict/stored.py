@@ -32,7 +32,9 @@ from typing import Any
 import pandas as pd
 
 from gamelib.core import ConfigError, GamelibError
-from gamelib.sim import _PartStore, _tidy, save
+from gamelib.sim import save
+from gamelib.sim.results import _tidy
+from gamelib.sim.store import _PartStore
 from gamelib.verdict.compare import _decide, _label, _level_measure, _with_measure, meaning
 from gamelib.verdict.questions import Question
 from gamelib.verdict.run import COLUMNS

@@ -1,0 +1,182 @@
+"""Where chunks run: in this process, in local worker processes (started only when the rest
+of the run would take longer than starting them), on any ``concurrent.futures.Executor`` or on
+a Dask cluster; the workers' start-up (exit with the parent) and the cold-cache note.
+
+A run looks up ``chunks.run_chunk`` and this module's ``default_workers``,
+``ProcessPoolExecutor`` and ``WORKER_START_SECONDS`` when it starts, so patching them on
+:mod:`gamelib.sim.chunks` and :mod:`gamelib.sim.executors` changes what runs (the start-up
+tests do).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+import pandas as pd
+
+from gamelib.core import ClusterError
+from gamelib.records import engine_for
+from gamelib.sim import chunks
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def _connect(address: str, what: str) -> Any:
+    """A Dask client on ``address``; an unreachable scheduler is one clear error."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError(
+            f"{what} needs the dask extra: pip install 'gamelib[dask]' (or drop {what})"
+        ) from None
+    try:
+        return Client(address, timeout="5s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} given by {what} ({exc}); start it "
+            "with `dask scheduler`, or check the address"
+        ) from None
+
+
+Job = tuple[Any, ...]
+Done = tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]
+
+
+#: about what starting local worker processes costs, in seconds (spawning Python, importing
+#: gamelib, pandas and numba, loading the compiled core: 1–2 s on a 2-core machine)
+WORKER_START_SECONDS = 2.0
+
+
+def _run(
+    jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
+) -> Iterator[Done]:
+    """Run chunks, yielding (chunk start, result) as they finish.  ``here_first``: the number of
+    chunks, when they may start in this process and go to workers only if the rest would take
+    longer than starting them (:data:`WORKER_START_SECONDS`)."""
+    if executor is None or isinstance(executor, Executor):
+        jobs = _note_if_cold(jobs)
+    if executor is None and n_workers > 1 and here_first:
+        t0 = time.perf_counter()
+        for done, job in enumerate(jobs, 1):
+            yield job[3], chunks.run_chunk(*job)
+            left = here_first - done
+            rest = left * (time.perf_counter() - t0) / done
+            if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
+                yield from _run(jobs, min(n_workers, left), None, what)
+                return
+        return
+    if executor is None and n_workers == 1:
+        for job in jobs:
+            yield job[3], chunks.run_chunk(*job)
+        return
+    if executor is None:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            max_workers=n_workers,
+            mp_context=ctx,
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            yield from _run_on(pool, jobs, 2 * n_workers)
+        return
+    if isinstance(executor, str):
+        client = _connect(executor, what)
+        with client:
+            yield from _run_on_dask(client, jobs)
+        return
+    if isinstance(executor, Executor):
+        yield from _run_on(executor, jobs, 2 * max(n_workers, default_workers()))
+        return
+    yield from _run_on_dask(executor, jobs)
+
+
+def _note_if_cold(jobs: Iterator[Job]) -> Iterator[Job]:
+    """The jobs, after a one-line note (:func:`gamelib.warm.note_if_cold`) when the first one
+    is about to compile its game's engine: numba would otherwise work for a minute silently."""
+    first = next(jobs, None)
+    if first is None:
+        return
+    from gamelib.warm import note_if_cold
+
+    config, players, engine = first[0], first[1], first[7]
+    game = chunks.game_of(config)
+    note_if_cold(game.name, players, engine_for(game, players, engine))
+    yield first
+    yield from jobs
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In each local worker: exit as soon as the process that started it is gone.
+
+    A worker blocked waiting for work never notices that the main process was killed
+    (SIGKILL, an OOM kill, a closed terminal), so a watcher thread checks the parent id twice
+    a second and ends the worker; the resource tracker then sees its last user leave and
+    exits too.  Nothing is lost: a chunk is kept only once the main process has it.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="gamelib-parent-watch", daemon=True).start()
+
+
+def _run_on(pool: Executor, jobs: Iterator[Job], window: int) -> Iterator[Done]:
+    """A few chunks in flight at a time (never the whole run queued), yielded as they end."""
+    pending: dict[Future[Any], int] = {}
+
+    def submit(n: int) -> None:
+        for job in itertools.islice(jobs, n):
+            pending[pool.submit(chunks.run_chunk, *job)] = job[3]
+
+    try:
+        submit(window)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                start = pending.pop(fut)
+                result = fut.result()
+                submit(1)
+                yield start, result
+    finally:  # on an error or Ctrl-C, do not wait for chunks that have not started
+        for fut in pending:
+            fut.cancel()
+
+
+def _run_on_dask(client: Any, jobs: Iterator[Job]) -> Iterator[Done]:
+    from distributed import as_completed as dask_completed
+
+    window = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    futures: dict[str, int] = {}
+    live: list[Any] = []
+
+    def submit(n: int, into: Any) -> None:
+        for job in itertools.islice(jobs, n):
+            fut = client.submit(chunks.run_chunk, *job, pure=False)
+            futures[fut.key] = job[3]
+            live.append(fut)
+            into.add(fut)
+
+    queue = dask_completed([])  # type: ignore[no-untyped-call]
+    try:
+        submit(window, queue)
+        for fut in queue:
+            result = fut.result()
+            submit(1, queue)
+            yield futures.pop(fut.key), result
+    finally:
+        client.cancel(live)

@@ -1,0 +1,445 @@
+"""The entry points: :func:`simulate` (check every argument, then play the missing chunks
+through an executor, keeping them in a resume folder or the cache), :func:`simulate_to`
+(straight into a Parquet file, memory flat) and :func:`sweep` (every combination of rule values
+on the same seeds); the progress bar and the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import random
+import re
+import shutil
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import BrokenExecutor
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gamelib.core import (
+    ConfigError,
+    Game,
+    GamelibError,
+    GamelibWarning,
+    OutputError,
+    Player,
+    ResultsError,
+    check_seed,
+)
+from gamelib.records import engine_for
+from gamelib.registry import GAMES
+from gamelib.sim import executors
+from gamelib.sim.checks import (
+    _check_executor,
+    _check_folder,
+    _check_players,
+    _Names,
+    check_columns,
+    check_output_path,
+)
+from gamelib.sim.chunks import PROVENANCE, game_of, n_seats, result_columns, run_key, run_spec
+from gamelib.sim.executors import _run
+from gamelib.sim.results import _empty_table, _tidy, load, save, slim
+from gamelib.sim.store import _join_files, _missing, _PartStore, _write_whole
+
+
+def _spans(todo: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    """Cut the deal ranges still to play into chunks of at most ``size`` deals, lazily (a run
+    of 10**12 games must not build its chunk list before the first game)."""
+    for a, b in todo:
+        for x in range(a, b, size):
+            yield x, min(x + size, b)
+
+
+def _n_spans(todo: Sequence[tuple[int, int]], size: int) -> int:
+    return sum(-(-(b - a) // size) for a, b in todo)
+
+
+class SimulationInterrupted(GamelibError):
+    """A run stopped before its end (Ctrl-C, a killed worker); finished chunks were kept."""
+
+
+def default_cache_dir() -> Path:
+    """Where ``cache=True`` keeps tables: ``$GAMELIB_CACHE`` or ``~/.cache/gamelib``."""
+    return Path(os.environ.get("GAMELIB_CACHE", "~/.cache/gamelib")).expanduser()
+
+
+def simulate(
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    executor: Any = None,
+    rotate_seats: bool = False,
+    progress: bool = True,
+    chunk_size: int | None = None,
+    records: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    cache: bool | str | os.PathLike[str] = False,
+    keep_resume: bool = False,
+    engine: str = "auto",
+    _names: Mapping[str, str] | None = None,
+    _stream: tuple[Path, Sequence[str] | None] | None = None,
+) -> pd.DataFrame:
+    """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
+
+    ``seed``: 0 ≤ seed < 2**128.  ``workers``: local processes (default: every core, for a run
+    with enough work to pay for starting them — a small run plays in this process; 1 runs in
+    this process; never more than the cores or the chunks of work).  ``executor``: a
+    ``dask.distributed.Client``, a scheduler address (``"tcp://host:port"``) or any
+    ``concurrent.futures.Executor``; the table is identical whichever runs it.  ``records``:
+    a ``.jsonl`` path that receives every game's record, in game order (written whole at the
+    end).  ``resume``: a folder where each finished chunk is kept, so an interrupted run
+    started again with the same arguments plays only what is missing; it is emptied once the
+    run is whole, unless ``keep_resume`` (then call :func:`~gamelib.sim.clear_resume` after using the
+    table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
+    instead of playing it again.  ``engine``: ``"auto"`` plays a line-up of built-in players
+    with compiled versions in the game's compiled core and any other line-up through the
+    reference engine; ``"python"`` forces the reference engine (slower; built-in players then
+    break ties with other random numbers, so their games differ); ``"compiled"`` refuses a
+    line-up it cannot compile.  Every argument is checked before the first game.
+    """
+    name = _Names(_names)
+    game = game_of(config)
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
+        raise ConfigError(f"{name('n_games')} must be a whole number ≥ 0, got {n_games!r}")
+    check_seed(seed, name("seed"))
+    probe = game.new_state(config, random.Random(0))
+    _check_players(game, players, probe.n_players)
+    try:
+        engine = engine_for(game, players, engine)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("engine", name("engine"), 1)) from None
+    if workers is not None and (
+        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+    ):
+        raise ConfigError(f"{name('workers')} must be a positive whole number, got {workers!r}")
+    if chunk_size is not None and (
+        not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1
+    ):
+        raise ConfigError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+    for flag, value in (("rotate_seats", rotate_seats), ("keep_resume", keep_resume)):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{name(flag)} must be True or False, got {value!r}")
+    _check_executor(executor, name("executor"))
+    records_path = (
+        check_output_path(records, name("records"), ".jsonl") if records is not None else None
+    )
+    spec = run_spec(config, players, n_games, seed, rotate_seats, engine)
+    cache_file = _cache_file(cache, game, spec, name) if n_games > 0 else None
+    if cache_file is not None and records_path is None:
+        cached = _load_cached(cache_file)
+        if cached is not None:
+            return cached
+    store = _PartStore(resume, spec, name("resume")) if resume is not None else None
+    want_records = records_path is not None
+    per_game = len(players) if rotate_seats else 1
+    parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
+    if store is not None:
+        parts.update(store.load(n_games, per_game, seed, want_records))
+    # streaming (simulate_to): the chunks live in the resume folder, memory keeps only the
+    # few columns of each that the summary needs
+    streaming = _stream is not None and store is not None and cache_file is None
+    if streaming:
+        parts = {a: (b, _summary_columns(df), p) for a, (b, df, p) in parts.items()}
+    todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
+
+    cores = workers or executors.default_workers()
+    if executor is None and workers is not None and workers > executors.default_workers():
+        cores = executors.default_workers()
+    if chunk_size is None:
+        share = -(-n_games // (8 * cores)) if n_games else 1
+        # a compiled game costs ~0.1 ms, a worker process a second to start: compiled runs go
+        # in chunks of 20,000 games (a small run stays in this process; memory per chunk is
+        # the same for any n)
+        chunk_size = 20_000 if engine == "compiled" else max(1, min(2000, share))
+    n_chunks = _n_spans(todo, chunk_size)
+    n_workers = max(1, min(cores, n_chunks))
+    # a run through the reference engine comes in small chunks (at most 1/(8·cores) of it):
+    # unless workers were asked for, it starts here and goes to workers only once its first
+    # chunks show that the rest would take longer than starting them (a few games never do)
+    adaptive = executor is None and workers is None and engine == "python"
+    if executor is None and workers is not None and n_workers < workers and n_chunks:
+        warnings.warn(
+            f"{name('workers')} {workers}: using {n_workers} "
+            f"(this machine has {executors.default_workers()} cores and the run "
+            f"{n_chunks} chunk(s) of work)",
+            GamelibWarning,
+            stacklevel=2,
+        )
+
+    # each chunk's records go straight to disk (memory stays flat); the file is joined at the
+    # end.  Without a resume folder they wait next to the records file, where a killed run's
+    # leftovers are found and removed by the next call.
+    scratch = None
+    if records_path is not None and store is None:
+        scratch = records_path.with_name(f".{records_path.name}.parts")
+        shutil.rmtree(scratch, ignore_errors=True)
+        _check_folder(scratch, name("records"))
+    rec_dir = (store.folder if store is not None else scratch) if want_records else None
+    jobs = (
+        (config, list(players), seed, a, b, rotate_seats, want_records, engine)
+        for a, b in _spans(todo, chunk_size)
+    )
+    bar = _progress(n_games * per_game, progress, game.name)
+    bar.update(sum(len(df) for _, df, _ in parts.values()))
+    finished = False
+    try:
+        run = _run(
+            jobs, n_workers, executor, name("executor"), here_first=n_chunks if adaptive else 0
+        )
+        for start, (df, recs) in run:
+            stop = start + len(df) // per_game
+            rec_path = None
+            if rec_dir is not None:
+                rec_path = rec_dir / f"part-{start}-{stop}.jsonl"
+                _write_whole(rec_path, recs)
+            if store is not None:
+                store.save(start, stop, df, want_records)
+            parts[start] = (stop, _summary_columns(df) if streaming else df, rec_path)
+            bar.update(len(df))
+        finished = True
+    except (KeyboardInterrupt, BrokenExecutor, OSError) as exc:
+        done = sum(b - a for a, (b, _, _) in parts.items())
+        kept = (
+            f"{done} of {n_games} deals are kept in {store.folder}; run the same call again "
+            "to resume"
+            if store is not None
+            else f"{done} of {n_games} deals had finished; pass {name.give('resume', 'FOLDER')}"
+            " to keep finished chunks"
+        )
+        why = "interrupted" if isinstance(exc, KeyboardInterrupt) else _why(exc)
+        raise SimulationInterrupted(f"simulation {why}: {kept}") from exc
+    finally:
+        bar.close()
+        if not finished and scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    ordered = [parts[k] for k in sorted(parts)]
+    if records_path is not None:
+        _join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if streaming:
+        assert _stream is not None and store is not None
+        spans = [(a, parts[a][0]) for a in sorted(parts)]
+        rows = _write_stream(_stream[0], store, spans, spec, _stream[1])
+        if rows != n_games * per_game:  # pragma: no cover - a bug, not bad input
+            raise AssertionError(f"{rows} rows written for {n_games} deals × {per_game}")
+    frames = [df for _, df, _ in ordered]
+    table = (
+        _tidy(pd.concat(frames, ignore_index=True))
+        if frames and n_games
+        else _empty_table(config, players)
+    )
+    if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
+    table.attrs["provenance"] = spec
+    if cache_file is not None:
+        save(table, cache_file)
+    if store is not None and not keep_resume:
+        store.clear()
+    return table
+
+
+def simulate_to(
+    path: str | os.PathLike[str],
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    *,
+    resume: str | os.PathLike[str],
+    columns: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """:func:`simulate` straight into a Parquet file, with memory that does not grow with the
+    table: every finished chunk waits in the ``resume`` folder, and the file is written from
+    them one chunk at a time (``columns``: the outcome columns to keep, as :func:`~gamelib.sim.slim`).
+    ``load(path)`` then gives exactly the table ``simulate`` returns (slimmed).  Returns the
+    columns a summary needs (seats' players, ``winner``, ``winner_player``, ``n_winners``,
+    ``turns``) for every game.  The command line's ``simulate --out`` runs this."""
+    out = check_output_path(path, "out", ".parquet")
+    if columns is not None:
+        check_columns(result_columns(config, players), columns)
+    return simulate(config, players, n_games, seed, resume=resume, _stream=(out, columns), **kwargs)
+
+
+_SUMMARY = re.compile(r"player_\d+|winner|winner_player|n_winners|turns")
+
+
+def _summary_columns(df: pd.DataFrame) -> pd.DataFrame:
+    return df[[c for c in df.columns if _SUMMARY.fullmatch(c)]].copy()
+
+
+def _write_stream(
+    path: Path,
+    store: _PartStore,
+    spans: Sequence[tuple[int, int]],
+    spec: dict[str, Any],
+    columns: Sequence[str] | None,
+) -> int:
+    """Write the table from the kept chunks, in deal order, one chunk in memory at a time;
+    returns the number of rows.  Each chunk is tidied as a whole table is (category columns
+    are sorted again when loaded, so ``load`` gives ``simulate``'s table)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = path.with_name(path.name + ".partial")
+    writer = None
+    rows = 0
+    try:
+        for a, b in spans:
+            df, _ = store._read(store.folder / f"part-{a}-{b}.parquet")
+            df = _tidy(df)
+            if columns is not None:
+                df = slim(df, columns)
+            if writer is None:
+                df.attrs = {"provenance": spec, "gamelib_streamed": True}
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                writer = pq.ParquetWriter(tmp, table.schema)
+                schema = table.schema
+            else:
+                df.attrs = {}
+                table = pa.Table.from_pandas(df, preserve_index=False).cast(schema)
+            writer.write_table(table)
+            rows += len(df)
+        if writer is not None:
+            writer.close()
+            writer = None
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write the table ({exc.strerror or exc})") from None
+    finally:
+        if writer is not None:
+            writer.close()
+        tmp.unlink(missing_ok=True)
+    return rows
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, BrokenExecutor):
+        return "stopped: a worker process died (killed, or out of memory)"
+    if isinstance(exc, OSError):
+        return f"stopped: {exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else "")
+    return f"stopped ({exc!r})"
+
+
+def _cache_file(
+    cache: bool | str | os.PathLike[str], game: Game, spec: dict[str, Any], name: _Names
+) -> Path | None:
+    if cache is False:
+        return None
+    if cache is True:
+        folder = default_cache_dir()
+        what = "GAMELIB_CACHE" if "GAMELIB_CACHE" in os.environ else "the cache folder"
+    elif isinstance(cache, str | os.PathLike):
+        folder, what = Path(cache), name("cache")
+    else:
+        raise ConfigError(f"{name('cache')} must be True, False or a folder, got {cache!r}")
+    return _check_folder(folder, what) / f"{game.name}-{run_key(spec)}.parquet"
+
+
+def _load_cached(path: Path) -> pd.DataFrame | None:
+    """A cached table, or None (absent; a damaged entry is played again and overwritten)."""
+    if not path.exists():
+        return None
+    try:
+        return load(path)
+    except ResultsError as exc:
+        warnings.warn(f"ignoring a damaged cache entry: {exc}", GamelibWarning, stacklevel=3)
+        return None
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool, name: str) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", desc=name, smoothing=0.1)
+
+
+def sweep(
+    game: Game | str,
+    grid: Mapping[str, Sequence[Any]],
+    players: Sequence[str | Player] | Sequence[Sequence[str | Player]],
+    n_games: int,
+    seed: int,
+    *,
+    resume: str | os.PathLike[str] | None = None,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """Simulate every combination of rule values in ``grid`` on the same seeds, into one table.
+
+    ``grid`` maps ``"setup"`` and/or config fields to the values to try; ``players`` is one
+    line-up, or a list of line-ups to try too (a line-up of one name fills every seat).
+    Every combination replays the same deals
+    (common random numbers), so variants can be compared game by game with
+    :func:`gamelib.stats.paired_difference`.  Other keywords go to :func:`simulate`.
+    """
+    if isinstance(game, str):
+        if game not in GAMES:
+            raise ConfigError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+        g = GAMES[game]
+    else:
+        g = game
+    if not isinstance(grid, Mapping):
+        raise ConfigError(f"grid must map setup and/or config fields to lists, got {grid!r}")
+    for k, v in grid.items():
+        if isinstance(v, str) or not isinstance(v, Sequence):
+            raise ConfigError(f"grid[{k!r}] must be a list of values to try, got {v!r}")
+    check_seed(seed)
+    lineups: list[Sequence[str | Player]]
+    if players and not isinstance(players[0], str) and isinstance(players[0], Sequence):
+        lineups = [list(p) for p in players]  # type: ignore[arg-type]
+    else:
+        lineups = [list(players)]  # type: ignore[arg-type]
+    names = list(grid)
+    combos = list(itertools.product(*(list(grid[k]) for k in names)))
+    if not combos:
+        raise ConfigError("the sweep grid has an empty list of values")
+    configs = []
+    for values in combos:
+        fields = dict(zip(names, values, strict=True))
+        setup = fields.pop("setup", None)
+        cfg = g.config(setup, **fields) if setup else g.config(None, **fields)
+        configs.append((setup, cfg))
+    plan = []
+    for setup, cfg in configs:
+        seats = n_seats(cfg)
+        for lineup in lineups:
+            # a one-player line-up fills every seat (so player counts can be swept)
+            seated = list(lineup) * seats if len(lineup) == 1 else lineup
+            _check_players(g, seated, seats)  # every line-up checked before the first game
+            plan.append((setup, cfg, seated))
+    tables = []
+    runs = []
+    for i, (setup, cfg, seated) in enumerate(plan):
+        folder = None if resume is None else Path(resume) / f"run-{i}"
+        t = simulate(cfg, seated, n_games, seed, resume=folder, **kwargs)
+        if setup is not None and "setup" not in t:  # a game whose config has no label
+            t.insert(len(PROVENANCE), "setup", setup)
+        runs.append(t.attrs["provenance"])
+        tables.append(t)
+    if resume is not None and not kwargs.get("keep_resume", False):
+        with contextlib.suppress(OSError):
+            Path(resume).rmdir()  # every run's chunks were cleared: drop the empty folder
+    table = _tidy(pd.concat(tables, ignore_index=True))
+    table.attrs["provenance"] = {
+        "sweep": {k: [str(v) for v in grid[k]] for k in names},
+        "runs": runs,
+    }
+    return table
