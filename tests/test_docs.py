@@ -69,7 +69,10 @@ def test_every_public_module_is_in_the_api_reference():
         # a package listed with :recursive: brings every submodule; `gamelib` alone is not
         return name in listed or any(name.startswith(f"{p}.") for p in listed - {"gamelib"})
 
-    missing = sorted(m for m in modules if not covered(m) and m not in NOT_IN_THE_REFERENCE)
+    def left_out(name: str) -> bool:  # a package left out leaves out its rooms
+        return any(name == x or name.startswith(f"{x}.") for x in NOT_IN_THE_REFERENCE)
+
+    missing = sorted(m for m in modules if not covered(m) and not left_out(m))
     assert not missing, f"add to docs/api/index.md (or to NOT_IN_THE_REFERENCE): {missing}"
     assert not set(NOT_IN_THE_REFERENCE) - modules, "NOT_IN_THE_REFERENCE names a lost module"
 

@@ -1,0 +1,187 @@
+"""The command line: ``gamelib simulate GAME …``, ``gamelib sweep GAME …``,
+``gamelib ladder GAME …``, ``gamelib tune GAME …``, ``gamelib replay FILE``, ``gamelib games``.
+
+Every rule field of a game's config is a flag (``--top-layer surface``, ``--must-move one``,
+``--straight-line true``, ``--forbidden-pile-size none``, ``--suit-sizes 13,13,13,9`` …).
+Bad input gets one line on stderr and exit status 2, never a traceback.
+
+This room is the entry: the whole parser (each command's --help names its page of the guide),
+:func:`main`, and the one line every expected failure or note prints; the commands live in
+the rooms beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gamelib.cli.args import _OneLineParser
+from gamelib.cli.ladder import _add_ladder_flags, _cmd_ladder
+from gamelib.cli.simulate import _add_run_flags, _cmd_games, _cmd_replay, _cmd_simulate, _cmd_sweep
+from gamelib.cli.tune import _add_tune_parser, _cmd_tune
+from gamelib.cli.verdicts import (
+    _add_compare_flags,
+    _add_verdict_flags,
+    _cmd_compare,
+    _cmd_report,
+    _cmd_verdict,
+)
+from gamelib.core import GamelibError, GamelibWarning
+from gamelib.registry import GAMES
+from gamelib.version import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of the whole command line."""
+    parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"gamelib {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play many seeded games into a results table")
+    games = sim.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"simulate {game.name}")
+        _add_run_flags(g, game, sweep=False)
+
+    swp = sub.add_parser(
+        "sweep",
+        help="simulate every combination of rule values on common seeds",
+        description="Rule flags take alternatives separated by commas (tuple fields such as "
+        "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
+    )
+    games = swp.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"sweep {game.name} rule variants")
+        _add_run_flags(g, game, sweep=True)
+
+    lad = sub.add_parser(
+        "ladder",
+        help="play every pairing of player levels on common deals: matrix, seat 0, ratings",
+        description="Every pair of levels on the same deals, every seat arrangement; prints the "
+        "matchup matrix and the first player's rate with 95%% intervals clustered by deal, and "
+        "openskill ratings (see gamelib.ladder).",
+    )
+    games = lad.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"a skill ladder of {game.name} players")
+        _add_ladder_flags(g, game)
+
+    _add_tune_parser(sub)
+
+    ver = sub.add_parser(
+        "verdict",
+        help="decide balance questions (fair, skill, target, stalls, length) with error rates",
+        description="Plays deals in batches until each question is decided: holds, fails, or "
+        "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
+        "calling fair rules unfair (see docs/guide/verdicts.md).",
+    )
+    games = ver.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"balance verdicts for {game.name}")
+        _add_verdict_flags(g, game)
+
+    rpt = sub.add_parser(
+        "report",
+        help="decide the verdicts and write a balance report a designer can send (HTML)",
+        description="Decides the verdicts as 'gamelib verdict' does, then renders the report "
+        "notebook (papermill) to one HTML file without code: the verdict table across the "
+        "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
+    )
+    games = rpt.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"a balance report for {game.name}")
+        _add_verdict_flags(g, game, report=True)
+
+    cmp = sub.add_parser(
+        "compare",
+        help="what a rule change does: the same deals under both rules, decided with error rates",
+        description="Plays every deal under the rules the flags give (the base) and under "
+        "the same rules with --variant's changes, by the same players, until each question "
+        "is decided: effect (holds: no effect within ±margin; fails: a decided effect), changes "
+        "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
+        "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
+    )
+    games = cmp.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        g = games.add_parser(game.name, help=f"compare two {game.name} rule sets")
+        _add_compare_flags(g, game)
+
+    rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
+    rep.add_argument("file", type=Path)
+
+    sub.add_parser("games", help="list the games, their setups, players and rule fields")
+    _name_guide_pages(sub)
+    return parser
+
+
+#: each command's page of the documentation site (``docs/guide/PAGE.md``), named by its --help
+GUIDE_PAGES = {
+    "simulate": "simulate",
+    "sweep": "simulate",
+    "replay": "simulate",
+    "ladder": "ladder",
+    "tune": "tune",
+    "verdict": "verdicts",
+    "compare": "verdicts",
+    "report": "report",
+}
+
+
+def _name_guide_pages(sub: argparse._SubParsersAction[Any]) -> None:
+    """End the --help of each command (and of each of its games) with its guide page."""
+    for command, page in GUIDE_PAGES.items():
+        parser = sub.choices[command]
+        parsers = [parser]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += action.choices.values()
+        for p in parsers:
+            p.epilog = (
+                f"guide: docs/guide/{page}.md (the site, built by make docs: "
+                f"docs/_build/html/guide/{page}.html)"
+            )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.argv = list(argv) if argv is not None else sys.argv[1:]
+    commands = {
+        "simulate": _cmd_simulate,
+        "sweep": _cmd_sweep,
+        "ladder": _cmd_ladder,
+        "tune": _cmd_tune,
+        "replay": _cmd_replay,
+        "games": _cmd_games,
+        "verdict": _cmd_verdict,
+        "report": _cmd_report,
+        "compare": _cmd_compare,
+    }
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _note
+            warnings.simplefilter("always", GamelibWarning)
+            return commands[args.command](args)
+    except GamelibError as exc:
+        return _error(str(exc))
+    except OSError as exc:
+        # a file the user named that vanished or failed mid-way (disk full, permissions)
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _error(f"{where}{exc.strerror or exc}")
+    except KeyboardInterrupt:
+        return _error("interrupted", status=130)
+
+
+def _error(message: str, status: int = 2) -> int:
+    """The one line every expected failure prints."""
+    print(f"gamelib: error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _note(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    print(f"gamelib: note: {message}", file=sys.stderr)

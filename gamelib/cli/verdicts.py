@@ -1,0 +1,339 @@
+"""``gamelib verdict``, ``gamelib report`` and ``gamelib compare``: their flags, the questions
+they build and what they print or write (guides: docs/guide/verdicts.md, docs/guide/report.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names
+
+
+def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
+    g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    g.add_argument(
+        "--players",
+        required=True,
+        help="the levels, comma-separated, weakest first (e.g. random,greedy,mcts:200)",
+    )
+    g.add_argument(
+        "--question",
+        action="append",
+        choices=["fair", "skill", "target", "stalls", "length"],
+        default=None,
+        help="a question to decide (repeat for several); default: fair and stalls (target "
+        "with --target for a solitaire), and skill with two levels or more",
+    )
+    g.add_argument(
+        "--margin",
+        type=float,
+        default=None,
+        help="δ: fair within ±δ of the fair share (default 0.03), skill by at least δ "
+        "(default 0.03), target within ±δ (default 0.05)",
+    )
+    g.add_argument("--target", type=float, default=None, help="target win rate (solitaire)")
+    g.add_argument("--ceiling", type=float, default=0.05, help="stall ceiling (default 0.05)")
+    g.add_argument("--turns", default=None, help="LO,HI: the median length's range in turns")
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-games", type=int, default=20_000, help="game budget per level or pair (20000)"
+    )
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder that keeps finished deals; rerun to resume",
+    )
+    if report:
+        g.add_argument("--out", type=Path, required=True, help="the report, an .html file")
+    else:
+        g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+        g.add_argument(
+            "--table",
+            type=Path,
+            default=None,
+            help="store every game played (.parquet, with provenance and this command): "
+            "gamelib.verdict.redecide(FILE) decides the same table from it",
+        )
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def _verdict_questions(args: argparse.Namespace, seats: int, levels: int) -> list[Any]:
+    """The Question objects the flags ask for."""
+    from gamelib.verdict import Fair, Length, Skill, Stalls, Target
+
+    asked = args.question
+    if asked is None:
+        asked = ["fair", "stalls"] if seats > 1 else ["stalls"]
+        if seats == 1 and args.target is not None:
+            asked.insert(0, "target")
+        if levels > 1:
+            asked.append("skill")
+    out: list[Any] = []
+    try:
+        for q in dict.fromkeys(asked):
+            if q == "fair":
+                out.append(Fair(args.margin if args.margin is not None else 0.03))
+            elif q == "skill":
+                out.append(Skill(args.margin if args.margin is not None else 0.03))
+            elif q == "stalls":
+                out.append(Stalls(args.ceiling))
+            elif q == "target":
+                if args.target is None:
+                    raise CliError("--question target needs --target RATE (e.g. --target 0.30)")
+                out.append(Target(args.target, args.margin if args.margin is not None else 0.05))
+            elif q == "length":
+                if args.turns is None:
+                    raise CliError("--question length needs --turns LO,HI (e.g. --turns 20,60)")
+                try:
+                    lo, hi = (int(x) for x in args.turns.split(","))
+                except ValueError:
+                    raise CliError(
+                        f"--turns {args.turns!r}: give two whole numbers LO,HI"
+                    ) from None
+                out.append(Length(lo, hi))
+    except ValueError as exc:
+        if isinstance(exc, CliError):
+            raise
+        raise CliError(f"--question: {exc}") from None
+    return out
+
+
+def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, Any]:
+    """What ``verdict`` and ``report`` share: the rules, levels and questions from the flags,
+    every argument checked before any game, as keyword arguments of
+    :func:`gamelib.verdict.verdict` (``out``: the output flag and its suffix)."""
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+
+    config = _config_from_args(args, infer_players=False)
+    levels = _names(args.players)
+    if not levels:
+        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
+    flag, suffix = out
+    path = getattr(args, flag.lstrip("-"))
+    if path is not None:
+        check_output_path(path, flag, suffix)
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    return {
+        "config": config,
+        "levels": levels,
+        "questions": _verdict_questions(args, n_seats(config), len(levels)),
+        "alpha": args.alpha,
+        "beta": args.beta,
+        "max_games": args.max_games,
+        "seed": args.seed,
+        "workers": args.workers,
+        "executor": args.scheduler,
+        "resume": args.resume,
+        "progress": not args.no_progress,
+        "_names": {
+            **FLAGS,
+            "max_games": "--max-games",
+            "alpha": "--alpha",
+            "beta": "--beta",
+            flag.lstrip("-"): flag,
+        },
+    }
+
+
+def _cmd_verdict(args: argparse.Namespace) -> int:
+    import json
+    import shlex
+
+    from gamelib.verdict import format_verdicts, verdict
+
+    call = _verdict_call(args, ("--json", ".json"))
+    config = call["config"]
+    if args.table is not None:
+        call["out"] = args.table
+        call["command"] = shlex.join(["gamelib", *args.argv])
+        call["_names"] = {**call["_names"], "out": "--table"}
+    table = verdict(**call)
+    label = args.setup or getattr(config, "setup", None) or "default rules"
+    n_players = getattr(config, "n_players", None)
+    if not args.setup and n_players is not None:
+        label = f"{n_players} players"
+    print(
+        f"{args.game} ({label}): verdicts at alpha {args.alpha:g} (false holds), "
+        f"beta {args.beta:g} (false fails), seed {args.seed}"
+    )
+    print(format_verdicts(table))
+    if args.json is not None:
+        rows = json.loads(table.to_json(orient="records"))
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    if args.table is not None:
+        print(f"games: {args.table}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    import shlex
+
+    from gamelib.report import report
+
+    call = _verdict_call(args, ("--out", ".html"))
+    argv = list(args.argv) if getattr(args, "argv", None) is not None else sys.argv[1:]
+    path = report(**call, out=args.out, command=shlex.join(["gamelib", *argv]))
+    print(f"report: {path}")
+    return 0
+
+
+def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
+    g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    g.add_argument(
+        "--variant",
+        action="append",
+        required=True,
+        metavar="FIELD=VALUE",
+        help="a rule of the variant that differs from the base (repeat for several), written as "
+        "its flag takes it, e.g. --variant zero-multiplier=1",
+    )
+    g.add_argument(
+        "--players",
+        required=True,
+        help="the levels, comma-separated, weakest first; a level is one player (every seat) "
+        "or a line-up joined by '+', a seat repeated with '*K' (greedy+greedy:ignore*3)",
+    )
+    g.add_argument(
+        "--question",
+        action="append",
+        default=None,
+        metavar="Q[:MEASURE]",
+        help="effect[:MEASURE], changes or depends[:MEASURE] (repeat for several); MEASURE: "
+        "win, stall, seat:S, level:NAME, level:* (each line-up's first player) or "
+        "column:NAME:LO:HI; default: effect and changes (a solitaire: effect on win), and "
+        "depends with two levels or more",
+    )
+    g.add_argument("--margin", type=float, default=0.03, help="δ of effect and depends (0.03)")
+    g.add_argument("--ceiling", type=float, default=0.05, help="ceiling of changes (0.05)")
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-games", type=int, default=20_000, help="game budget per rule set and level (20000)"
+    )
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder that keeps finished deals; rerun to resume",
+    )
+    g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def _compare_levels(text: str, seats: int) -> list[Any]:
+    """--players: levels split at commas; a line-up's seats at '+', 'NAME*K' repeating one."""
+    levels: list[Any] = []
+    for level in _names(text):
+        if "+" not in level and "*" not in level:
+            levels.append(level)
+            continue
+        lineup: list[str] = []
+        for part in level.split("+"):
+            name, star, k = part.strip().rpartition("*") if "*" in part else (part, "", "")
+            if star and not k.isdigit():
+                raise CliError(f"--players: {part!r}: write a repeated seat as NAME*K (K ≥ 1)")
+            lineup += [name.strip()] * (int(k) if star else 1)
+        if len(lineup) != seats:
+            raise CliError(
+                f"--players: the line-up {level!r} names {len(lineup)} seats; the game has {seats}"
+            )
+        levels.append(lineup)
+    return levels
+
+
+def _compare_questions(args: argparse.Namespace, seats: int, levels: int) -> list[Any]:
+    from gamelib.verdict.compare import Changes, Depends, Effect
+
+    asked = args.question
+    if asked is None:
+        asked = ["effect"] + (["changes"] if seats > 1 else [])
+        asked += ["depends"] if levels > 1 else []
+    out: list[Any] = []
+    for q in dict.fromkeys(asked):
+        kind, _, measure = q.partition(":")
+        measure = measure or ("win" if seats == 1 else "seat:0")
+        try:
+            if kind == "effect":
+                out.append(Effect(measure, args.margin))
+            elif kind == "depends":
+                out.append(Depends(measure, args.margin))
+            elif kind == "changes":
+                out.append(Changes(args.ceiling))
+            else:
+                raise CliError(f"--question {q!r}: ask effect[:MEASURE], changes or depends")
+        except ValueError as exc:
+            if isinstance(exc, CliError):
+                raise
+            raise CliError(f"--question {q!r}: {exc}") from None
+    return out
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    import json
+
+    from gamelib.core import replace_config
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+    from gamelib.verdict.compare import compare, format_comparison
+
+    base = _config_from_args(args, infer_players=False)
+    changes: dict[str, Any] = {}
+    for item in args.variant:
+        field, eq, text = item.partition("=")
+        field = field.strip().lstrip("-").replace("-", "_")
+        if not eq or field not in args.readers:
+            raise CliError(
+                f"--variant {item!r}: write FIELD=VALUE with a rule field of {args.game} "
+                f"({', '.join(f.replace('_', '-') for f in sorted(args.readers))})"
+            )
+        try:
+            changes[field] = args.readers[field](text.strip())
+        except ValueError as exc:
+            raise CliError(f"--variant {item!r}: {exc}") from None
+    variant = replace_config(base, **changes)
+    seats = n_seats(base)
+    levels = _compare_levels(args.players, seats)
+    if not levels:
+        raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
+    if args.json is not None:
+        check_output_path(args.json, "--json", ".json")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    table = compare(
+        base,
+        variant,
+        levels,
+        _compare_questions(args, seats, len(levels)),
+        alpha=args.alpha,
+        beta=args.beta,
+        max_games=args.max_games,
+        seed=args.seed,
+        workers=args.workers,
+        executor=args.scheduler,
+        resume=args.resume,
+        progress=not args.no_progress,
+    )
+    print(
+        f"{args.game}: {table.attrs['compare']['change']} against the base rules, "
+        f"alpha {args.alpha:g} (false holds), beta {args.beta:g} (false fails), seed {args.seed}"
+    )
+    print(format_comparison(table))
+    if args.json is not None:
+        rows = json.loads(table.to_json(orient="records"))
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    return 0
