@@ -25,9 +25,11 @@ from gamelib.core import ResumeError, game_seeds
 from gamelib.garner import GARNER
 from gamelib.sim import SimulationInterrupted, load, simulate
 
-# Garner A, greedy x2 on the reference engine: about a second of play on 2 workers, in 16
-# chunks (a compiled run this small is one chunk in one process)
-N = 600
+# Garner A, greedy x2 on the reference engine: about four seconds of play on 2 workers, in 16
+# chunks (a compiled run this small is one chunk in one process).  The fault comes when the
+# first chunk is kept; at 600 deals (a second of play) a loaded machine once let the whole run
+# finish before the killed worker was noticed, so the run leaves ~14/16 of its time for it.
+N = 2400
 
 
 def _cli(folder: Path) -> list[str]:
@@ -139,6 +141,7 @@ def test_an_interrupted_cli_run_resumes_to_the_uninterrupted_result(
     if fault == "sigkill-main":
         assert proc.returncode == -signal.SIGKILL
     else:
+        assert proc.returncode != 0, "the run finished before the fault took effect"
         assert proc.returncode == 2, err
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("gamelib: error: simulation"), err
