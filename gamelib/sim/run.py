@@ -97,8 +97,8 @@ def simulate(
     a ``.jsonl`` path that receives every game's record, in game order (written whole at the
     end).  ``resume``: a folder where each finished chunk is kept, so an interrupted run
     started again with the same arguments plays only what is missing; it is emptied once the
-    run is whole, unless ``keep_resume`` (then call :func:`~gamelib.sim.clear_resume` after using the
-    table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
+    run is whole, unless ``keep_resume`` (then call :func:`~gamelib.sim.clear_resume` after
+    using the table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
     instead of playing it again.  ``engine``: ``"auto"`` plays a line-up of built-in players
     with compiled versions in the game's compiled core and any other line-up through the
     reference engine; ``"python"`` forces the reference engine (slower; built-in players then
@@ -260,7 +260,8 @@ def simulate_to(
 ) -> pd.DataFrame:
     """:func:`simulate` straight into a Parquet file, with memory that does not grow with the
     table: every finished chunk waits in the ``resume`` folder, and the file is written from
-    them one chunk at a time (``columns``: the outcome columns to keep, as :func:`~gamelib.sim.slim`).
+    them one chunk at a time (``columns``: the outcome columns to keep, as
+    :func:`~gamelib.sim.slim`).
     ``load(path)`` then gives exactly the table ``simulate`` returns (slimmed).  Returns the
     columns a summary needs (seats' players, ``winner``, ``winner_player``, ``n_winners``,
     ``turns``) for every game.  The command line's ``simulate --out`` runs this."""
