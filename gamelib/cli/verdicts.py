@@ -12,6 +12,25 @@ from typing import Any
 from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names
 
 
+def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
+    """The flags every sequential decision takes: its error rates, its game budget (per
+    ``budget``), its seed, where it plays and the folder that lets it resume."""
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-games", type=int, default=20_000, help=f"game budget per {budget} (20000)"
+    )
+    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="folder that keeps finished deals; rerun to resume",
+    )
+
+
 def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     g.add_argument(
@@ -37,20 +56,7 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fal
     g.add_argument("--target", type=float, default=None, help="target win rate (solitaire)")
     g.add_argument("--ceiling", type=float, default=0.05, help="stall ceiling (default 0.05)")
     g.add_argument("--turns", default=None, help="LO,HI: the median length's range in turns")
-    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
-    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
-    g.add_argument(
-        "--max-games", type=int, default=20_000, help="game budget per level or pair (20000)"
-    )
-    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
-    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
-    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-    g.add_argument(
-        "--resume",
-        type=Path,
-        default=None,
-        help="folder that keeps finished deals; rerun to resume",
-    )
+    _add_decision_flags(g, "level or pair")
     if report:
         g.add_argument("--out", type=Path, required=True, help="the report, an .html file")
     else:
@@ -216,20 +222,7 @@ def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
     )
     g.add_argument("--margin", type=float, default=0.03, help="δ of effect and depends (0.03)")
     g.add_argument("--ceiling", type=float, default=0.05, help="ceiling of changes (0.05)")
-    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
-    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
-    g.add_argument(
-        "--max-games", type=int, default=20_000, help="game budget per rule set and level (20000)"
-    )
-    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
-    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
-    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-    g.add_argument(
-        "--resume",
-        type=Path,
-        default=None,
-        help="folder that keeps finished deals; rerun to resume",
-    )
+    _add_decision_flags(g, "rule set and level")
     g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
