@@ -13,6 +13,7 @@ the rooms beside it.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import warnings
 from collections.abc import Sequence
@@ -35,6 +36,14 @@ from gamelib.registry import GAMES
 from gamelib.version import __version__
 
 
+def _per_game(command: argparse.ArgumentParser, each: str, add_flags: Any) -> None:
+    """Give ``command`` one sub-command per game (``each``: its help, ``{game}`` its name), each
+    with the flags ``add_flags(parser, game)`` adds."""
+    games = command.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game in GAMES.values():
+        add_flags(games.add_parser(game.name, help=each.format(game=game.name)), game)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the whole command line."""
     parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
@@ -42,10 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play many seeded games into a results table")
-    games = sim.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"simulate {game.name}")
-        _add_run_flags(g, game, sweep=False)
+    _per_game(sim, "simulate {game}", functools.partial(_add_run_flags, sweep=False))
 
     swp = sub.add_parser(
         "sweep",
@@ -53,10 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rule flags take alternatives separated by commas (tuple fields such as "
         "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
     )
-    games = swp.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"sweep {game.name} rule variants")
-        _add_run_flags(g, game, sweep=True)
+    _per_game(swp, "sweep {game} rule variants", functools.partial(_add_run_flags, sweep=True))
 
     lad = sub.add_parser(
         "ladder",
@@ -65,10 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         "matchup matrix and the first player's rate with 95%% intervals clustered by deal, and "
         "openskill ratings (see gamelib.ladder).",
     )
-    games = lad.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"a skill ladder of {game.name} players")
-        _add_ladder_flags(g, game)
+    _per_game(lad, "a skill ladder of {game} players", _add_ladder_flags)
 
     _add_tune_parser(sub)
 
@@ -79,10 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
         "calling fair rules unfair (see docs/guide/verdicts.md).",
     )
-    games = ver.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"balance verdicts for {game.name}")
-        _add_verdict_flags(g, game)
+    _per_game(ver, "balance verdicts for {game}", _add_verdict_flags)
 
     rpt = sub.add_parser(
         "report",
@@ -91,10 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
         "notebook (papermill) to one HTML file without code: the verdict table across the "
         "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
     )
-    games = rpt.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"a balance report for {game.name}")
-        _add_verdict_flags(g, game, report=True)
+    _per_game(
+        rpt, "a balance report for {game}", functools.partial(_add_verdict_flags, report=True)
+    )
 
     cmp = sub.add_parser(
         "compare",
@@ -105,10 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
         "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
     )
-    games = cmp.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in GAMES.values():
-        g = games.add_parser(game.name, help=f"compare two {game.name} rule sets")
-        _add_compare_flags(g, game)
+    _per_game(cmp, "compare two {game} rule sets", _add_compare_flags)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=Path)
