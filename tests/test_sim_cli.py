@@ -273,7 +273,7 @@ def test_save_load_and_cache_keep_provenance(tmp_path, serial: pd.DataFrame):
         save(serial, tmp_path / "t.csv")
     cache = tmp_path / "cache"
     first = simulate(CFG, ["greedy", "random"], 60, seed=5, workers=1, progress=False, cache=cache)
-    assert len(list(cache.glob("*.parquet"))) == 1
+    assert len(list(cache.glob("deals/garner/*/part-*.parquet"))) == 1
     counter = _Flaky(after=0)  # would raise if any game were played
     counter.__name__ = "greedy"
     again = simulate(CFG, [counter, "random"], 60, seed=5, workers=1, progress=False, cache=cache)

@@ -46,6 +46,7 @@ from gamelib.sim.chunks import (
     run_spec,
     seating,
 )
+from gamelib.sim.deals import cache_size, clear_cache, default_cache_dir
 from gamelib.sim.executors import (
     WORKER_START_SECONDS,
     default_workers,
@@ -53,7 +54,6 @@ from gamelib.sim.executors import (
 from gamelib.sim.results import combine, load, results_dir, save, slim
 from gamelib.sim.run import (
     SimulationInterrupted,
-    default_cache_dir,
     simulate,
     simulate_to,
     sweep,
@@ -66,9 +66,11 @@ __all__ = [
     "ResultsError",
     "ResumeError",
     "SimulationInterrupted",
+    "cache_size",
     "check_columns",
     "check_output_path",
     "check_scheduler_address",
+    "clear_cache",
     "clear_resume",
     "combine",
     "config_columns",

@@ -202,9 +202,22 @@ def run_spec(
     return spec
 
 
+def _canonical(value: Any) -> Any:
+    """Equal values spelled alike: a whole float is its int (``zero_multiplier`` 1.0 from the
+    command line and 1 from Python are one rule), so equal runs share a key."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    return value
+
+
 def run_key(spec: dict[str, Any]) -> str:
-    """A short stable hash of a run's provenance (names cache files)."""
-    text = json.dumps(spec, sort_keys=True)
+    """A short stable hash of a run's provenance (names its entry in the study cache); equal
+    rule values hash alike however they were spelled (1 or 1.0)."""
+    text = json.dumps(_canonical(spec), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 

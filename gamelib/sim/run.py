@@ -27,7 +27,6 @@ from gamelib.core import (
     GamelibWarning,
     OutputError,
     Player,
-    ResultsError,
     check_seed,
 )
 from gamelib.records import engine_for
@@ -41,9 +40,10 @@ from gamelib.sim.checks import (
     check_columns,
     check_output_path,
 )
-from gamelib.sim.chunks import PROVENANCE, game_of, n_seats, result_columns, run_key, run_spec
+from gamelib.sim.chunks import PROVENANCE, game_of, n_seats, result_columns, run_spec
+from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _run
-from gamelib.sim.results import _empty_table, _tidy, load, save, slim
+from gamelib.sim.results import _empty_table, _tidy, slim
 from gamelib.sim.store import _join_files, _missing, _PartStore, _write_whole
 
 
@@ -63,11 +63,6 @@ class SimulationInterrupted(GamelibError):
     """A run stopped before its end (Ctrl-C, a killed worker); finished chunks were kept."""
 
 
-def default_cache_dir() -> Path:
-    """Where ``cache=True`` keeps tables: ``$GAMELIB_CACHE`` or ``~/.cache/gamelib``."""
-    return Path(os.environ.get("GAMELIB_CACHE", "~/.cache/gamelib")).expanduser()
-
-
 def simulate(
     config: Any,
     players: Sequence[str | Player],
@@ -84,6 +79,7 @@ def simulate(
     cache: bool | str | os.PathLike[str] = False,
     keep_resume: bool = False,
     engine: str = "auto",
+    columns: Sequence[str] | None = None,
     _names: Mapping[str, str] | None = None,
     _stream: tuple[Path, Sequence[str] | None] | None = None,
 ) -> pd.DataFrame:
@@ -98,12 +94,17 @@ def simulate(
     end).  ``resume``: a folder where each finished chunk is kept, so an interrupted run
     started again with the same arguments plays only what is missing; it is emptied once the
     run is whole, unless ``keep_resume`` (then call :func:`~gamelib.sim.clear_resume` after
-    using the table).  ``cache``: ``True`` (or a folder) loads the table of an identical earlier run
-    instead of playing it again.  ``engine``: ``"auto"`` plays a line-up of built-in players
-    with compiled versions in the game's compiled core and any other line-up through the
-    reference engine; ``"python"`` forces the reference engine (slower; built-in players then
-    break ties with other random numbers, so their games differ); ``"compiled"`` refuses a
-    line-up it cannot compile.  Every argument is checked before the first game.
+    using the table).  ``cache``: ``True`` (the study cache, ``$GAMELIB_CACHE`` or
+    ``~/.cache/gamelib``) or a folder: the deals of this run that the cache or a stored study
+    in ``data/results`` already holds are read, not played — a longer earlier run serves a
+    shorter one, and a shorter one is extended by the missing deals only, which are kept there
+    (:mod:`gamelib.sim.deals`).  ``columns``: the outcome columns to keep (as
+    :func:`~gamelib.sim.slim`; a stored study slimmed to them can then serve the run).
+    ``engine``: ``"auto"`` plays a line-up of built-in players with compiled versions in the
+    game's compiled core and any other line-up through the reference engine; ``"python"``
+    forces the reference engine (slower; built-in players then break ties with other random
+    numbers, so their games differ); ``"compiled"`` refuses a line-up it cannot compile.
+    Every argument is checked before the first game.
     """
     name = _Names(_names)
     game = game_of(config)
@@ -132,20 +133,28 @@ def simulate(
         check_output_path(records, name("records"), ".jsonl") if records is not None else None
     )
     spec = run_spec(config, players, n_games, seed, rotate_seats, engine)
-    cache_file = _cache_file(cache, game, spec, name) if n_games > 0 else None
-    if cache_file is not None and records_path is None:
-        cached = _load_cached(cache_file)
-        if cached is not None:
-            return cached
+    if columns is not None:
+        if isinstance(columns, str) or not isinstance(columns, Sequence):
+            raise ConfigError(
+                f"{name('columns')} must be a list of outcome columns, got {columns!r}"
+            )
+        columns = list(columns)
+    per_game = len(players) if rotate_seats else 1
+    deal_cache = (
+        _deal_cache(cache, spec, per_game, name, columns, resume is not None or records is not None)
+        if n_games > 0
+        else None
+    )
     store = _PartStore(resume, spec, name("resume")) if resume is not None else None
     want_records = records_path is not None
-    per_game = len(players) if rotate_seats else 1
     parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
     if store is not None:
         parts.update(store.load(n_games, per_game, seed, want_records))
+    elif deal_cache is not None:
+        parts.update({a: (b, df, None) for a, (b, df) in deal_cache.parts(n_games, seed).items()})
     # streaming (simulate_to): the chunks live in the resume folder, memory keeps only the
     # few columns of each that the summary needs
-    streaming = _stream is not None and store is not None and cache_file is None
+    streaming = _stream is not None and store is not None
     if streaming:
         parts = {a: (b, _summary_columns(df), p) for a, (b, df, p) in parts.items()}
     todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
@@ -202,6 +211,8 @@ def simulate(
                 _write_whole(rec_path, recs)
             if store is not None:
                 store.save(start, stop, df, want_records)
+            elif deal_cache is not None:
+                deal_cache.save(start, stop, df)
             parts[start] = (stop, _summary_columns(df) if streaming else df, rec_path)
             bar.update(len(df))
         finished = True
@@ -232,6 +243,9 @@ def simulate(
         if rows != n_games * per_game:  # pragma: no cover - a bug, not bad input
             raise AssertionError(f"{rows} rows written for {n_games} deals × {per_game}")
     frames = [df for _, df, _ in ordered]
+    if columns is not None:
+        check_columns(list(frames[0].columns) if frames else [], columns)
+        frames = [slim(df, columns) for df in frames]
     table = (
         _tidy(pd.concat(frames, ignore_index=True))
         if frames and n_games
@@ -240,8 +254,6 @@ def simulate(
     if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
         raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
     table.attrs["provenance"] = spec
-    if cache_file is not None:
-        save(table, cache_file)
     if store is not None and not keep_resume:
         store.clear()
     return table
@@ -331,30 +343,25 @@ def _why(exc: BaseException) -> str:
     return f"stopped ({exc!r})"
 
 
-def _cache_file(
-    cache: bool | str | os.PathLike[str], game: Game, spec: dict[str, Any], name: _Names
-) -> Path | None:
+def _deal_cache(
+    cache: bool | str | os.PathLike[str],
+    spec: dict[str, Any],
+    per_game: int,
+    name: _Names,
+    columns: Sequence[str] | None,
+    other_store: bool,
+) -> RunCache | None:
+    """The run's entry in the study cache (None without ``cache``).  A run with a resume
+    folder or records keeps its chunks there instead."""
     if cache is False:
         return None
-    if cache is True:
-        folder = default_cache_dir()
-        what = "GAMELIB_CACHE" if "GAMELIB_CACHE" in os.environ else "the cache folder"
-    elif isinstance(cache, str | os.PathLike):
-        folder, what = Path(cache), name("cache")
-    else:
-        raise ConfigError(f"{name('cache')} must be True, False or a folder, got {cache!r}")
-    return _check_folder(folder, what) / f"{game.name}-{run_key(spec)}.parquet"
-
-
-def _load_cached(path: Path) -> pd.DataFrame | None:
-    """A cached table, or None (absent; a damaged entry is played again and overwritten)."""
-    if not path.exists():
-        return None
     try:
-        return load(path)
-    except ResultsError as exc:
-        warnings.warn(f"ignoring a damaged cache entry: {exc}", GamelibWarning, stacklevel=3)
+        folder, what = cache_root(cache)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("cache", name("cache"), 1)) from None
+    if other_store:
         return None
+    return RunCache(spec, folder, per_game, what, need=columns)
 
 
 class _NoBar:

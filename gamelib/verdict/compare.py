@@ -51,6 +51,7 @@ from gamelib.sim import SimulationInterrupted, default_workers, game_of, n_seats
 from gamelib.sim import player_name as _player_name
 from gamelib.sim.checks import _Names
 from gamelib.sim.results import _tidy
+from gamelib.verdict.budget import Clock, check_minutes, need_columns
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, _LazyPool, _play, _Run, decide
 from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule
@@ -342,6 +343,8 @@ def compare(
     progress: bool = True,
     first_batch: int = 50,
     tables: dict[str, list[pd.DataFrame]] | None = None,
+    cache: bool | str | os.PathLike[str] = False,
+    max_minutes: float | None = None,
 ) -> pd.DataFrame:
     """Decide what changing the rules from ``base`` to ``variant`` does, at each level.
 
@@ -353,7 +356,8 @@ def compare(
     played.  Every run uses ``seed``, so deal *i* is the same shuffle under both rules and at
     every level.  ``change`` names the change in the claims (default: the fields that differ).
     ``alpha``, ``beta``, ``max_games`` (per rule set and level), ``workers``, ``executor``,
-    ``resume`` and ``tables`` work as in :func:`gamelib.verdict.verdict`.  Returns one row per
+    ``resume``, ``tables``, ``cache`` and ``max_minutes`` work as in
+    :func:`gamelib.verdict.verdict`.  Returns one row per
     level (or pair of levels) and question with the columns of :data:`COLUMNS`.
     """
     name = _Names(None)
@@ -374,6 +378,7 @@ def compare(
             raise ConfigError(f"{what} must lie between 0 and 0.5, got {v!r}")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"max_games must be a whole number ≥ 1, got {max_games!r}")
+    check_minutes(max_minutes)
     if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
         raise ConfigError(f"levels must be a non-empty list, got {levels!r}")
     if not questions:
@@ -438,7 +443,13 @@ def compare(
         manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
         for i, r in enumerate(runs.values()):
             r.attach(folder / f"run-{i}", "resume")
+    elif cache is not False:
+        measures = [_measure(m) for q in questions if (m := getattr(q, "measure", None))]
+        measured = [m.arg for m in measures if m.kind == "column"]
+        for r in runs.values():
+            r.attach_cache(cache, need_columns(r.seats, measured))
 
+    clock = Clock(max_minutes)
     cores = min(workers or default_workers(), default_workers())
     pool = _LazyPool(cores) if executor is None and cores > 1 else None
     bar = None
@@ -448,15 +459,16 @@ def compare(
         bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} compare")
     rows: list[dict[str, Any]] = []
     try:
-        for label, unit_runs, unit_qs, ctx in units:
+        for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
             per = unit_runs[0].per_deal
             looks = look_schedule(max(1, max_games // per), first_batch)
             decided: dict[int, dict[str, Any]] = {}
+            deadline = clock.unit_deadline(len(units) - u)
             for i, upto in enumerate(looks):
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                last = i == len(looks) - 1
+                last = i == len(looks) - 1 or clock.over(deadline)
                 for j, q in enumerate(unit_qs):
                     if j in decided:
                         continue

@@ -47,9 +47,11 @@ from gamelib.sim import (
     run_spec,
 )
 from gamelib.sim.checks import _Names
+from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _exit_with_parent, _run
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
+from gamelib.verdict.budget import Clock, check_minutes, need_columns
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
 
@@ -152,6 +154,24 @@ class _Run:
         for a, (b, df, _) in self.store.load(self.cap, self.per_deal, self.seed, False).items():
             self.parts[a] = (b, df)
 
+    def attach_cache(self, cache: bool | str | os.PathLike[str], need: Sequence[str]) -> None:
+        """Keep this run's deals in the study cache (:mod:`gamelib.sim.deals`): what it or a
+        stored study already holds is read, what is played is kept there."""
+        spec = run_spec(self.config, self.seats, self.cap, self.seed, self.rotate)
+        root, what = cache_root(cache)
+        entry = RunCache(spec, root, self.per_deal, what, need=need)
+        self.store = entry.store
+        self.parts.update(entry.parts(self.cap, self.seed))
+
+    def covered(self) -> int:
+        """The deals 0 … k−1 this run holds without a gap: k."""
+        at = 0
+        for a in sorted(self.parts):
+            if a > at:
+                break
+            at = max(at, self.parts[a][0])
+        return at
+
     def missing(self, upto: int) -> list[tuple[int, int]]:
         gaps, at = [], 0
         for a in sorted(self.parts):
@@ -191,6 +211,8 @@ def verdict(
     tables: dict[str, list[pd.DataFrame]] | None = None,
     out: str | os.PathLike[str] | None = None,
     command: str | None = None,
+    cache: bool | str | os.PathLike[str] = False,
+    max_minutes: float | None = None,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -207,7 +229,13 @@ def verdict(
     ``out`` (a ``.parquet`` path) stores every game the verdict played with its provenance, so
     :func:`redecide` gives the same table from the file alone and ``tests/test_results.py``
     can re-simulate its first games; ``command`` (the command line that made it) is kept with
-    it.
+    it.  ``cache``: ``True`` (or a folder) takes every deal the study cache or a stored study
+    already holds instead of playing it, and keeps what is played there (see
+    :func:`gamelib.sim.simulate`), so a rerun with another margin, α or budget plays only the
+    deals it lacks.  ``max_minutes``: the time budget; each unit gets an equal share of what is
+    left, and a unit whose share runs out stops at its next look and is reported as it stands —
+    holds or fails if its bounds already decide, else undecided with the deals still needed.
+    Stopping early is valid: the confidence sequences hold at any stopping time.
     """
     name = _Names(_names)
     game = game_of(config)
@@ -217,6 +245,7 @@ def verdict(
             raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {max_games!r}")
+    check_minutes(max_minutes, name("max_minutes"))
     if workers is not None and (
         not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
     ):
@@ -291,7 +320,11 @@ def verdict(
         manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
         for i, r in enumerate(runs.values()):
             r.attach(folder / f"run-{i}", name("resume"))
+    elif cache is not False:
+        for r in runs.values():
+            r.attach_cache(cache, need_columns(r.seats))
 
+    clock = Clock(max_minutes)
     cores = min(workers or default_workers(), default_workers())
     pool = _LazyPool(cores) if executor is None and cores > 1 else None
     if workers is not None and workers > default_workers() and executor is None:
@@ -308,15 +341,16 @@ def verdict(
     rows: list[dict[str, Any]] = []
     played: list[int] = []  # each unit's last look
     try:
-        for label, unit_runs, unit_qs, ctx in units:
+        for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
             per_deal = sum(r.per_deal for r in unit_runs)
             looks = look_schedule(max(1, max_games // per_deal), first_batch)
             decided: dict[int, dict[str, Any]] = {}
+            deadline = clock.unit_deadline(len(units) - u)
             for i, upto in enumerate(looks):
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                last = i == len(looks) - 1
+                last = i == len(looks) - 1 or clock.over(deadline)
                 for k, q in enumerate(unit_qs):
                     if k in decided:
                         continue
