@@ -205,11 +205,14 @@ class _Checks:
         """None (this machine) or a Dask scheduler address (``tcp://host:port``)."""
         if value is None:
             return value
+        from gamelib.core import ClusterError
         from gamelib.sim import check_scheduler_address
 
+        if not isinstance(value, str):
+            raise ParameterError(f"{name} must be None or a Dask address tcp://HOST:PORT")
         try:
             check_scheduler_address(value, name)
-        except ConfigError as exc:
+        except (ConfigError, ClusterError) as exc:
             raise ParameterError(str(exc)) from None
         return value
 
@@ -220,13 +223,16 @@ check = _Checks()
 
 @dataclass(frozen=True)
 class Job:
-    """One run a study will ask for: ``deals`` deals of ``players`` on ``config``."""
+    """One run a study will ask for: ``deals`` deals of ``players`` on ``config`` (``columns``:
+    the outcome columns it reads, as ``simulate(columns=...)``; a stored study slimmed to them
+    serves it)."""
 
     label: str
     config: Any
     players: Sequence[str]
     deals: int
     rotate_seats: bool = False
+    columns: Sequence[str] | None = None
 
     @property
     def per_deal(self) -> int:
@@ -274,7 +280,8 @@ def held(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> in
 
 def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> int:
     root, what = cache_root(cache)
-    parts = RunCache(spec, root, job.per_deal, what).parts(job.deals, spec["seed"])
+    entry = RunCache(spec, root, job.per_deal, what, need=job.columns)
+    parts = entry.parts(job.deals, spec["seed"])
     at = 0
     for a in sorted(parts):
         if a > at:

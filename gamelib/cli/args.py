@@ -287,7 +287,12 @@ def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
 
 
 def _resume_folder(args: argparse.Namespace) -> Path | None:
-    """--resume, or OUT.parts next to --out, so rerunning the same command resumes."""
+    """--resume, or OUT.parts next to --out, so rerunning the same command resumes (none with
+    --cache: the study cache keeps every finished chunk itself)."""
+    if getattr(args, "cache", False):
+        if args.resume is not None:
+            raise CliError("--cache keeps every finished chunk in the study cache; drop --resume")
+        return None
     if args.resume is None and args.out is not None:
         return Path(args.out.with_name(args.out.name + ".parts"))
     return Path(args.resume) if args.resume is not None else None

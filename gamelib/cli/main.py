@@ -22,7 +22,15 @@ from typing import Any
 
 from gamelib.cli.args import _OneLineParser
 from gamelib.cli.ladder import _add_ladder_flags, _cmd_ladder
-from gamelib.cli.simulate import _add_run_flags, _cmd_games, _cmd_replay, _cmd_simulate, _cmd_sweep
+from gamelib.cli.simulate import (
+    _add_cache_flags,
+    _add_run_flags,
+    _cmd_cache,
+    _cmd_games,
+    _cmd_replay,
+    _cmd_simulate,
+    _cmd_sweep,
+)
 from gamelib.cli.tune import _add_tune_parser, _cmd_tune
 from gamelib.cli.verdicts import (
     _add_compare_flags,
@@ -107,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", type=Path)
 
     sub.add_parser("games", help="list the games, their setups, players and rule fields")
+    cache = sub.add_parser(
+        "cache", help="where the study cache is and what it holds; --clear empties it"
+    )
+    _add_cache_flags(cache)
     _name_guide_pages(sub)
     return parser
 
@@ -121,6 +133,7 @@ GUIDE_PAGES = {
     "verdict": "verdicts",
     "compare": "verdicts",
     "report": "report",
+    "cache": "rerun",
 }
 
 
@@ -154,6 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verdict": _cmd_verdict,
         "report": _cmd_report,
         "compare": _cmd_compare,
+        "cache": _cmd_cache,
     }
     try:
         with warnings.catch_warnings():

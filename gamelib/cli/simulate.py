@@ -61,7 +61,11 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         default=None,
         help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
     )
-    g.add_argument("--cache", action="store_true", help="reuse an identical earlier run")
+    g.add_argument(
+        "--cache",
+        action="store_true",
+        help="take the deals the study cache or data/results holds; keep new ones there",
+    )
     g.add_argument(
         "--engine",
         choices=["auto", "compiled", "python"],
@@ -225,4 +229,43 @@ def _cmd_games(args: argparse.Namespace) -> int:
         print(f"  players: {', '.join(game.players)}")
         fields = [f.name for f in dataclasses.fields(game.config_type)]
         print(f"  fields:  {', '.join(fields)}")
+    return 0
+
+
+def _add_cache_flags(g: argparse.ArgumentParser) -> None:
+    g.add_argument("--clear", action="store_true", help="delete the runs the cache holds")
+    g.add_argument("--game", default=None, help="with --clear: only this game's runs")
+    g.add_argument(
+        "--pack",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="write the search players' runs as stored studies there (make results does)",
+    )
+
+
+def _cmd_cache(args: argparse.Namespace) -> int:
+    """Where the study cache is, what it holds, and clearing it (data/results is never
+    touched)."""
+    from gamelib.registry import GAMES
+    from gamelib.sim import cache_size, clear_cache, default_cache_dir
+
+    root = default_cache_dir()
+    if args.game is not None and args.game not in GAMES:
+        raise CliError(f"--game {args.game!r}: known games: {', '.join(GAMES)}")
+    if args.game is not None and not args.clear:
+        raise CliError("--game goes with --clear")
+    if args.pack is not None:
+        from gamelib.sim.deals import pack_cache
+
+        written = pack_cache(args.pack, root)
+        print(f"packed {len(written)} run(s) from {root} into {args.pack}")
+        return 0
+    if args.clear:
+        removed = clear_cache(root, args.game)
+        print(f"removed {removed} run(s) from {root}" + (f" ({args.game})" if args.game else ""))
+        return 0
+    runs, size = cache_size(root)
+    print(f"study cache: {root} ($GAMELIB_CACHE moves it)")
+    print(f"{runs} run(s), {size / 1e6:.1f} MB; the stored studies in data/results are read too")
     return 0

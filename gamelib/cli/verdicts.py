@@ -29,6 +29,17 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
         default=None,
         help="folder that keeps finished deals; rerun to resume",
     )
+    g.add_argument(
+        "--cache",
+        action="store_true",
+        help="take the deals the study cache or data/results holds; keep new ones there",
+    )
+    g.add_argument(
+        "--max-minutes",
+        type=float,
+        default=None,
+        help="time budget: stop at it with the bounds reached (holds, fails or undecided)",
+    )
 
 
 def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
@@ -140,10 +151,13 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
         "workers": args.workers,
         "executor": args.scheduler,
         "resume": args.resume,
+        "cache": args.cache,
+        "max_minutes": args.max_minutes,
         "progress": not args.no_progress,
         "_names": {
             **FLAGS,
             "max_games": "--max-games",
+            "max_minutes": "--max-minutes",
             "alpha": "--alpha",
             "beta": "--beta",
             flag.lstrip("-"): flag,
@@ -318,6 +332,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         workers=args.workers,
         executor=args.scheduler,
         resume=args.resume,
+        cache=args.cache,
+        max_minutes=args.max_minutes,
         progress=not args.no_progress,
     )
     print(

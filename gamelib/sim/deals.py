@@ -137,13 +137,25 @@ def _file_runs(path: Path) -> list[tuple[str, int, int, list[str]]]:
     return out
 
 
+def stored_folders() -> list[Path]:
+    """The read-only tier: ``data/results`` and its ``studies/`` folder (what ``make results``
+    packs), or the folders ``$GAMELIB_STORED`` lists (separated by ``:``; ``none`` turns the
+    tier off, as ``make results`` does to play every study afresh)."""
+    env = os.environ.get("GAMELIB_STORED")
+    if env is None:
+        return [results_dir(), results_dir() / "studies"]
+    if env.strip().lower() in ("", "none", "off"):
+        return []
+    return [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+
+
 def stored_runs(
     fingerprint: str, folders: Sequence[Path] | None = None
 ) -> list[tuple[Path, int, int, list[str]]]:
-    """Every stored run of ``fingerprint`` in the read-only tier (``data/results``): (file,
-    run index, deals, columns), the longest first."""
+    """Every stored run of ``fingerprint`` in the read-only tier (:func:`stored_folders`):
+    (file, run index, deals, columns), the longest first."""
     found = []
-    for folder in folders if folders is not None else [results_dir()]:
+    for folder in folders if folders is not None else stored_folders():
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob("*.parquet")):
@@ -292,6 +304,51 @@ def clear_cache(root: str | os.PathLike[str] | None = None, game: str | None = N
     return removed
 
 
+def pack_cache(
+    dest: str | os.PathLike[str],
+    root: str | os.PathLike[str] | None = None,
+    search_only: bool = True,
+) -> list[Path]:
+    """Write the runs the writable cache holds as stored studies in ``dest`` (one Parquet
+    table a run, ``<game>-<fingerprint>.parquet``, its provenance the run with the deals it
+    holds from deal 0), so a clone serves them from its read-only tier.  ``search_only``: only
+    runs with a player that has no compiled version (the slow ones; compiled runs replay in
+    seconds and are not worth storing).  Returns the files written."""
+    from gamelib.records import engine_for
+    from gamelib.registry import GAMES
+    from gamelib.sim.results import _tidy, save
+
+    base = (Path(root) if root is not None else default_cache_dir()) / "deals"
+    out = Path(dest)
+    written: list[Path] = []
+    for run in sorted(base.glob("*/*")) if base.is_dir() else []:
+        manifest = run / "run.json"
+        if not manifest.is_file():
+            continue
+        spec = json.loads(manifest.read_text(encoding="utf-8"))
+        game = GAMES.get(spec.get("game", ""))
+        if game is None:
+            continue
+        if search_only and engine_for(game, spec["players"]) == "compiled":
+            continue
+        per = len(spec["players"]) if spec["rotate_seats"] else 1
+        kept = _PartStore(run, spec, "cache").load(2**62, per, spec["seed"], False)
+        frames, at = [], 0
+        for a in sorted(kept):
+            if a > at:
+                break
+            b, df, _ = kept[a]
+            frames.append(df if a == at else df[df["deal"] >= at])
+            at = max(at, b)
+        if not at:
+            continue
+        table = _tidy(pd.concat(frames, ignore_index=True))
+        table = table[table["deal"] < at].reset_index(drop=True)
+        table.attrs["provenance"] = {**spec, "n_games": at}
+        written.append(save(table, out / f"{spec['game']}-{run.name}.parquet"))
+    return written
+
+
 def cache_size(root: str | os.PathLike[str] | None = None) -> tuple[int, int]:
     """(runs, bytes) the writable study cache holds."""
     base = (Path(root) if root is not None else default_cache_dir()) / "deals"
@@ -313,6 +370,8 @@ __all__ = [
     "clear_cache",
     "default_cache_dir",
     "open_spec",
+    "pack_cache",
     "runs_of",
+    "stored_folders",
     "stored_runs",
 ]

@@ -379,6 +379,8 @@ def compare(
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"max_games must be a whole number ≥ 1, got {max_games!r}")
     check_minutes(max_minutes)
+    if resume is not None and cache is not False:
+        raise ConfigError("resume and cache: give one (the cache keeps finished deals too)")
     if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
         raise ConfigError(f"levels must be a non-empty list, got {levels!r}")
     if not questions:

@@ -246,6 +246,10 @@ def verdict(
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {max_games!r}")
     check_minutes(max_minutes, name("max_minutes"))
+    if resume is not None and cache is not False:
+        raise ConfigError(
+            f"{name('resume')} and {name('cache')}: give one (the cache keeps finished deals too)"
+        )
     if workers is not None and (
         not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
     ):

@@ -1,0 +1,273 @@
+"""The study layer (issue 32): the study cache plays only the deals a run lacks — a prefix of a
+longer run, an extension of a shorter one, a sweep's missing cells, a verdict's next batch —
+reads the stored studies of data/results as a read-only tier, keys runs by everything that fixes
+their games (the version of play included), stops verdicts at a time budget with valid bounds,
+and notebook parameters are checked with one line naming the bad one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from gamelib.core import ConfigError
+from gamelib.garner import GARNER
+from gamelib.sim import save, simulate, sweep
+from gamelib.study import Job, ParameterError, check, held, plan
+from gamelib.verdict import Fair, Stalls, verdict
+
+CFG = GARNER.config("A")
+PLAYERS = ["greedy", "random"]
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Every deal range the runner is asked to play, as (start, stop)."""
+    import gamelib.sim.run as run_mod
+    import gamelib.verdict.run as verdict_run
+
+    ranges: list[tuple[int, int]] = []
+    for mod in (run_mod, verdict_run):
+        real = mod._run
+
+        def counting(jobs, *args, _real=real, **kwargs):  # type: ignore[no-untyped-def]
+            def seen():  # type: ignore[no-untyped-def]
+                for job in jobs:
+                    ranges.append((job[3], job[4]))
+                    yield job
+
+            return _real(seen(), *args, **kwargs)
+
+        monkeypatch.setattr(mod, "_run", counting)
+    return ranges
+
+
+@pytest.fixture
+def no_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+
+
+def _deals(ranges: list[tuple[int, int]]) -> int:
+    return sum(b - a for a, b in ranges)
+
+
+def test_a_shorter_run_is_the_prefix_of_a_longer_one_and_plays_nothing(
+    tmp_path: Path, played: list[tuple[int, int]], no_stored: None
+) -> None:
+    kw = {"rotate_seats": True, "workers": 1, "progress": False, "cache": tmp_path}
+    simulate(CFG, PLAYERS, 300, 7, **kw)
+    assert _deals(played) == 300
+    played.clear()
+    short = simulate(CFG, PLAYERS, 120, 7, **kw)
+    assert played == []
+    fresh = simulate(CFG, PLAYERS, 120, 7, rotate_seats=True, workers=1, progress=False)
+    pd.testing.assert_frame_equal(short, fresh)
+    assert short.attrs["provenance"]["n_games"] == 120
+
+
+def test_a_longer_run_plays_only_the_missing_deals(
+    tmp_path: Path, played: list[tuple[int, int]], no_stored: None
+) -> None:
+    kw = {"workers": 1, "progress": False, "cache": tmp_path}
+    simulate(CFG, PLAYERS, 200, 9, **kw)
+    played.clear()
+    longer = simulate(CFG, PLAYERS, 500, 9, **kw)
+    assert min(a for a, _ in played) == 200 and _deals(played) == 300
+    fresh = simulate(CFG, PLAYERS, 500, 9, workers=1, progress=False)
+    pd.testing.assert_frame_equal(longer, fresh)
+
+
+def test_a_sweep_plays_only_its_new_cells(
+    tmp_path: Path, played: list[tuple[int, int]], no_stored: None
+) -> None:
+    kw = {"workers": 1, "progress": False, "cache": tmp_path}
+    sweep("garner", {"setup": ["A", "B"]}, PLAYERS, 50, 3, **kw)
+    played.clear()
+    again = sweep("garner", {"setup": ["A", "B", "D"]}, PLAYERS, 50, 3, **kw)
+    assert _deals(played) == 50  # setup D alone
+    fresh = sweep("garner", {"setup": ["A", "B", "D"]}, PLAYERS, 50, 3, workers=1, progress=False)
+    pd.testing.assert_frame_equal(again, fresh)
+
+
+def test_a_stored_study_serves_what_it_holds_and_only_with_its_columns(
+    tmp_path: Path, played: list[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = tmp_path / "stored"
+    cols = ["winner", "n_winners", "reason", "turns", "win_0", "win_1"]
+    t = simulate(CFG, PLAYERS, 400, 11, workers=1, progress=False, columns=cols)
+    save(t, stored / "a-study.parquet")
+    monkeypatch.setenv("GAMELIB_STORED", str(stored))
+    played.clear()
+    kw = {"workers": 1, "progress": False, "cache": tmp_path / "cache"}
+    served = simulate(CFG, PLAYERS, 250, 11, columns=cols, **kw)
+    assert played == []  # read from the stored table
+    pd.testing.assert_frame_equal(served, t[t.deal < 250].reset_index(drop=True))
+    assert held(Job("a", CFG, PLAYERS, 400, columns=cols), 11, tmp_path / "cache") == 400
+    assert held(Job("a", CFG, PLAYERS, 400), 11, tmp_path / "cache") == 0  # needs every column
+    # every column: the slimmed table cannot serve it, so the run is played
+    simulate(CFG, PLAYERS, 50, 11, **kw)
+    assert _deals(played) == 50
+    played.clear()
+    # more deals than it holds: the stored 400 and 100 played
+    more = simulate(CFG, PLAYERS, 500, 11, columns=cols, **kw)
+    assert _deals(played) == 100 and min(a for a, _ in played) == 400
+    fresh = simulate(CFG, PLAYERS, 500, 11, workers=1, progress=False, columns=cols)
+    pd.testing.assert_frame_equal(more, fresh)
+
+
+def test_another_version_of_play_is_another_run(
+    tmp_path: Path, played: list[tuple[int, int]], no_stored: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamelib.sim.chunks as chunks
+
+    kw = {"workers": 1, "progress": False, "cache": tmp_path}
+    simulate(CFG, PLAYERS, 40, 5, **kw)
+    played.clear()
+    monkeypatch.setattr(chunks, "__version__", "99.0.0")
+    t = simulate(CFG, PLAYERS, 40, 5, **kw)
+    assert _deals(played) == 40  # the older entry is not read as current
+    assert t.attrs["provenance"]["gamelib_version"] == "99.0.0"
+
+
+def test_equal_rules_spelled_differently_share_a_run() -> None:
+    from gamelib.gargon import GARGON
+    from gamelib.sim import run_fingerprint, run_spec
+
+    one = run_spec(GARGON.config("4p", zero_multiplier=1), ["greedy"] * 4, 10, 1, False)
+    one_point_oh = run_spec(GARGON.config("4p", zero_multiplier=1.0), ["greedy"] * 4, 99, 1, False)
+    assert run_fingerprint(one) == run_fingerprint(one_point_oh)
+    two = run_spec(GARGON.config("4p", zero_multiplier=2), ["greedy"] * 4, 10, 1, False)
+    assert run_fingerprint(one) != run_fingerprint(two)
+
+
+def test_a_verdict_again_plays_nothing_and_decides_the_same(
+    tmp_path: Path, played: list[tuple[int, int]], no_stored: None
+) -> None:
+    qs = [Fair(0.05), Stalls(0.05)]
+    kw = {"max_games": 400, "seed": 3, "progress": False, "workers": 1}
+    first = verdict(CFG, ["greedy", "cautious"], qs, cache=tmp_path, **kw)
+    assert played
+    played.clear()
+    again = verdict(CFG, ["greedy", "cautious"], qs, cache=tmp_path, **kw)
+    assert played == []
+    pd.testing.assert_frame_equal(first, again)
+    pd.testing.assert_frame_equal(first, verdict(CFG, ["greedy", "cautious"], qs, **kw))
+    # another margin: the stored deals are read, only the deals beyond them are played
+    played.clear()
+    wider = verdict(CFG, ["greedy", "cautious"], [Fair(0.2)], cache=tmp_path, **kw)
+    assert all(a >= first.deals.min() for a, _ in played)
+    pd.testing.assert_frame_equal(wider, verdict(CFG, ["greedy", "cautious"], [Fair(0.2)], **kw))
+
+
+def test_a_verdict_stops_at_its_budget_with_the_deals_still_needed(
+    tmp_path: Path, no_stored: None
+) -> None:
+    # a budget spent before the first look: each unit stops at its first look (50 deals)
+    t = verdict(
+        GARNER.config("C", must_move="one", straight_line=True),
+        ["random"],
+        [Fair(0.01)],
+        max_games=20_000,
+        seed=4,
+        progress=False,
+        workers=1,
+        cache=tmp_path,
+        max_minutes=1e-9,
+    )
+    row = t.iloc[0]
+    assert row.deals == 50
+    assert row.decision == "undecided" and row.more_deals > 0
+    with pytest.raises(ConfigError, match="max_minutes must be a positive number"):
+        verdict(CFG, ["random"], [Fair()], max_minutes=0, progress=False)
+    with pytest.raises(ConfigError, match="give one"):
+        verdict(CFG, ["random"], [Fair()], resume=tmp_path / "r", cache=True, progress=False)
+
+
+def test_a_corrupt_cache_chunk_is_named(tmp_path: Path, no_stored: None) -> None:
+    from gamelib.core import ResumeError
+
+    simulate(CFG, PLAYERS, 30, 2, workers=1, progress=False, cache=tmp_path)
+    (chunk,) = tmp_path.glob("deals/garner/*/part-*.parquet")
+    chunk.write_bytes(b"not parquet")
+    with pytest.raises(ResumeError, match=r"part-0-30\.parquet is not readable"):
+        simulate(CFG, PLAYERS, 30, 2, workers=1, progress=False, cache=tmp_path)
+
+
+def test_the_plan_counts_what_is_stored_and_what_is_to_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GAMELIB_CACHE", str(tmp_path))
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    simulate(CFG, PLAYERS, 100, 6, workers=1, progress=False, cache=True)
+    jobs = [Job("A", CFG, PLAYERS, 300), Job("B", GARNER.config("B"), PLAYERS, 50)]
+    t = plan(jobs, 6, minutes=1.0, workers=1)
+    assert t["stored"].tolist() == [100, 0] and t["to play"].tolist() == [200, 50]
+    assert (t["minutes"] > 0).all()
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("2 run(s): 100 deals stored, 250 to play") and "budget 1.0 min" in line
+    assert (tmp_path / "costs.json").exists()  # measured once, then read
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: check.one_of("GARGON_PLAYERS", 6, [3, 4, 5]),
+            "GARGON_PLAYERS must be 3, 4 or 5, got 6",
+        ),
+        (
+            lambda: check.subset("PLUG_COUNTS", [4, 4], range(1, 20)),
+            "PLUG_COUNTS lists a value twice",
+        ),
+        (
+            lambda: check.subset("PLAYER_COUNTS", [], [3, 4, 5]),
+            "PLAYER_COUNTS must list at least one",
+        ),
+        (lambda: check.whole("N_GAMES", 0, lo=1), "N_GAMES must be a whole number ≥ 1, got 0"),
+        (lambda: check.number("ALPHA", 0.7, 0, 0.5), "ALPHA must be a number with 0 < ALPHA < 0.5"),
+        (lambda: check.flag("SAVE", "yes"), "SAVE must be True or False, got 'yes'"),
+        (lambda: check.seed("SEED", -1), "SEED"),
+        (lambda: check.player("SEARCH", "mcts:lots", "garner"), "SEARCH:"),
+        (lambda: check.player("SEARCH", "", "garner"), "SEARCH must be a player name of garner"),
+        (lambda: check.players("LEVELS", ["greedy", "greedy"], "garner"), "names a player twice"),
+        (lambda: check.rules("RULES", "garner", "Z"), "RULES:"),
+        (lambda: check.minutes("MINUTES", 0), "MINUTES must be a number > 0, got 0"),
+        (lambda: check.scheduler("SCHEDULER", "nowhere"), "SCHEDULER"),
+    ],
+)
+def test_a_bad_parameter_gets_one_line_naming_it(call, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ParameterError) as err:
+        call()
+    assert message in str(err.value)
+    assert err.value._render_traceback_() == [f"ParameterError: {err.value}"]
+    assert "\n" not in str(err.value)
+
+
+def test_good_parameters_pass_through() -> None:
+    assert check.one_of("X", 4, [3, 4, 5]) == 4
+    assert check.subset("X", [4, 8], [4, 6, 8, 12]) == [4, 8]
+    assert check.player("X", "mcts:200", "garner") == "mcts:200"
+    assert check.number("X", None, 0, 1, none=True) is None
+    assert check.rules("X", "garner", "C", must_move="one").must_move == "one"
+
+
+def test_the_cache_command_says_where_it_is_and_clears_it(tmp_path: Path) -> None:
+    env = {"GAMELIB_CACHE": str(tmp_path), "PATH": "", "GAMELIB_STORED": "none"}
+    simulate(CFG, PLAYERS, 20, 1, workers=1, progress=False, cache=tmp_path)
+    gamelib = [sys.executable, "-m", "gamelib"]
+    out = subprocess.run([*gamelib, "cache"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and "1 run(s)" in out.stdout and str(tmp_path) in out.stdout
+    out = subprocess.run([*gamelib, "cache", "--clear"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and "removed 1 run(s)" in out.stdout
+    assert not list(tmp_path.glob("deals/*/*"))
+    flags = ["--players", "greedy", "-n", "3", "--seed", "1", "--cache", "--resume", "r"]
+    bad = subprocess.run(
+        [*gamelib, "simulate", "garner", *flags],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert bad.returncode == 2 and "drop --resume" in bad.stderr
