@@ -13,7 +13,9 @@ from gamelib.registry import get_game
 from gamelib.sim import load, results_dir, simulate
 from gamelib.verdict.compare import Changes, Depends, Effect
 
-STORED = sorted(results_dir().glob("*.parquet"))
+#: the stored tables, and the runs ``make results`` packs into studies/ (the study cache's
+#: read-only tier: docs/guide/rerun.md)
+STORED = sorted(results_dir().glob("*.parquet")) + sorted(results_dir().glob("studies/*.parquet"))
 PREFIX = 2  # deals re-simulated per run
 #: deals re-simulated per run whose line-up plays through the protocol (a search player, as in
 #: the stored skill ladders), each in its first seat arrangement only: a search decision costs
