@@ -77,6 +77,19 @@ _KEPT = ("deal", "rotation", "winner", "n_winners", "reason", "turns", "winner_p
 _KEPT_PREFIXES = ("player_", "score_", "win_")
 
 
+def ipc_kernel_manager() -> type:
+    """A Jupyter kernel manager whose kernel talks over IPC (sockets in the working folder)
+    instead of TCP: the kernel then has no reason to print ipykernel's "Kernel is running over
+    TCP without encryption" warning into the user's terminal, and nothing listens on a port."""
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import Unicode
+
+    class IPCKernelManager(AsyncKernelManager):
+        transport = Unicode("ipc")
+
+    return IPCKernelManager
+
+
 def report(
     config: Any,
     levels: Sequence[str | Player],
@@ -150,6 +163,7 @@ def report(
                 progress_bar=progress and {"desc": "rendering the report"},
                 kernel_name="python3",
                 cwd=tmp,
+                kernel_manager_class=ipc_kernel_manager(),
             )
         except papermill.PapermillExecutionError as exc:
             raise ReportError(

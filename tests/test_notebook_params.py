@@ -38,6 +38,8 @@ def _cases(kind: str) -> list[Any]:
 def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> Any:
     import papermill
 
+    from gamelib.report import ipc_kernel_manager
+
     os.environ["GAMELIB_CACHE"] = str(cache)
     return papermill.execute_notebook(
         str(NOTEBOOKS / f"{stem}.ipynb"),
@@ -47,6 +49,7 @@ def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> Any:
         cwd=str(NOTEBOOKS),
         progress_bar=False,
         log_output=False,
+        kernel_manager_class=ipc_kernel_manager(),
     )
 
 

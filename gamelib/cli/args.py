@@ -164,6 +164,7 @@ def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> A
     """The config from --setup and the rule flags; a Gargon-like game without --setup or
     --n-players takes its player count from the names in --players (unless not
     ``infer_players``: a ladder's names are levels, not seats)."""
+    _check_setup(args)
     game = get_game(args.game)
     overrides: dict[str, Any] = {}
     # plain fields first: a file-valued field is checked against them (a pattern file against
@@ -195,11 +196,31 @@ def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> A
     return game.config(args.setup, **overrides) if args.setup else game.config(None, **overrides)
 
 
+def path_arg(text: str) -> Path:
+    """An argparse type for a file or folder flag: an empty name is no path (``Path('')`` would
+    be the working directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name is not a path; give a file or folder")
+    return Path(text)
+
+
+def _check_setup(args: argparse.Namespace) -> None:
+    """--setup names a setup: an empty name is refused, not read as the default rules."""
+    text = getattr(args, "setup", None)
+    if text is not None and not [x for x in text.split(",") if x.strip()]:
+        game = get_game(args.game)
+        raise CliError(
+            f"--setup {text!r} names no setup; known setups: {', '.join(game.setups)} "
+            "(leave --setup out for the default rules)"
+        )
+
+
 def _names(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
 def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
+    _check_setup(args)
     grid: dict[str, list[Any]] = {}
     if args.setup:
         grid["setup"] = [x.strip() for x in args.setup.split(",") if x.strip()]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamelib.cli.args import (
@@ -16,6 +15,7 @@ from gamelib.cli.args import (
     _names,
     _resume_folder,
     _slimmed,
+    path_arg,
 )
 from gamelib.core import GamelibError
 
@@ -32,7 +32,12 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
         "for a game with opponents",
     )
     g.add_argument("-n", "--games", type=int, required=True, help="deals per pairing")
-    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
+    )
     g.add_argument(
         "--workers",
         type=int,
@@ -40,11 +45,11 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
         help="local processes (default: every core; never more than the cores)",
     )
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-    g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
+    g.add_argument("--out", type=path_arg, default=None, help="save the table (.parquet)")
     g.add_argument("--no-progress", action="store_true", help="no progress bars")
     g.add_argument(
         "--resume",
-        type=Path,
+        type=path_arg,
         default=None,
         help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
     )

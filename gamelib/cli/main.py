@@ -17,10 +17,9 @@ import functools
 import sys
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from gamelib.cli.args import _OneLineParser
+from gamelib.cli.args import _OneLineParser, path_arg
 from gamelib.cli.ladder import _add_ladder_flags, _cmd_ladder
 from gamelib.cli.simulate import (
     _add_cache_flags,
@@ -112,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     _per_game(cmp, "compare two {game} rule sets", _add_compare_flags)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
-    rep.add_argument("file", type=Path)
+    rep.add_argument("file", type=path_arg)
 
     sub.add_parser("games", help="list the games, their setups, players and rule fields")
     cache = sub.add_parser(
@@ -157,6 +156,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(argv) if argv is not None else sys.argv[1:]
+    if getattr(args, "seed", 0) is None:
+        # no --seed: draw one from the OS's entropy (as numpy's default_rng() does), say it
+        # first and keep it in the command line a table or report stores, so the run repeats
+        import secrets
+
+        args.seed = secrets.randbits(63)
+        args.argv = [*args.argv, "--seed", str(args.seed)]
+        print(f"seed {args.seed} (drawn; --seed {args.seed} plays the same games again)")
     commands = {
         "simulate": _cmd_simulate,
         "sweep": _cmd_sweep,

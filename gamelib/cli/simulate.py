@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 from gamelib.cli.args import (
@@ -21,6 +20,7 @@ from gamelib.cli.args import (
     _resume_folder,
     _seats,
     _slimmed,
+    path_arg,
 )
 from gamelib.core import GamelibError
 from gamelib.registry import GAMES, get_game
@@ -41,7 +41,12 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         ),
     )
     g.add_argument("-n", "--games", type=int, required=True, help="how many games (deals)")
-    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
+    )
     g.add_argument(
         "--workers",
         type=int,
@@ -51,13 +56,13 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
     )
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
     g.add_argument("--rotate-seats", action="store_true", help="play each deal in every seat")
-    g.add_argument("--out", type=Path, default=None, help="save the table (.parquet)")
+    g.add_argument("--out", type=path_arg, default=None, help="save the table (.parquet)")
     if not sweep:
-        g.add_argument("--records", type=Path, default=None, help="write game records (.jsonl)")
+        g.add_argument("--records", type=path_arg, default=None, help="write game records (.jsonl)")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.add_argument(
         "--resume",
-        type=Path,
+        type=path_arg,
         default=None,
         help="folder for finished chunks (default with --out: OUT.parts); rerun to resume",
     )
@@ -237,7 +242,7 @@ def _add_cache_flags(g: argparse.ArgumentParser) -> None:
     g.add_argument("--game", default=None, help="with --clear: only this game's runs")
     g.add_argument(
         "--pack",
-        type=Path,
+        type=path_arg,
         default=None,
         metavar="FOLDER",
         help="write the search players' runs as stored studies there (make results does)",

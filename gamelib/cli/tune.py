@@ -5,10 +5,15 @@ confirmation up the ladder (guide: docs/guide/tune.md).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from gamelib.cli.args import CliError, _add_config_flags, _config_from_args, _OneLineParser
+from gamelib.cli.args import (
+    CliError,
+    _add_config_flags,
+    _config_from_args,
+    _OneLineParser,
+    path_arg,
+)
 from gamelib.core import check_seed
 from gamelib.registry import GAMES
 
@@ -105,13 +110,20 @@ def _add_tune_parser(sub: Any) -> None:
         )
         g.add_argument("--budget", type=int, required=True, help="trials to finish")
         g.add_argument("-n", "--games", type=int, default=None, help="deals per trial")
-        g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+        g.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
+        )
         g.add_argument(
             "--players",
             default="greedy",
             help="the line-up, comma-separated (one name fills every seat; default greedy)",
         )
-        g.add_argument("--storage", type=Path, default=None, help="journal folder; rerun resumes")
+        g.add_argument(
+            "--storage", type=path_arg, default=None, help="journal folder; rerun resumes"
+        )
         g.add_argument(
             "--confirm-games",
             type=int,
@@ -125,7 +137,7 @@ def _add_tune_parser(sub: Any) -> None:
         g.add_argument("--top", type=int, default=3, help="best rule sets to confirm (3)")
         g.add_argument("--jobs", type=int, default=1, help="trials at once (1: reproducible)")
         g.add_argument("--workers", type=int, default=1, help="processes per simulation (1)")
-        g.add_argument("--out", type=Path, default=None, help="save the report (.parquet)")
+        g.add_argument("--out", type=path_arg, default=None, help="save the report (.parquet)")
         g.add_argument("--no-progress", action="store_true", help="no progress bar")
         g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names
+from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names, path_arg
 
 
 def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
@@ -20,12 +19,17 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
     g.add_argument(
         "--max-games", type=int, default=20_000, help=f"game budget per {budget} (20000)"
     )
-    g.add_argument("--seed", type=int, required=True, help="0 ≤ SEED < 2**128")
+    g.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
+    )
     g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
     g.add_argument(
         "--resume",
-        type=Path,
+        type=path_arg,
         default=None,
         help="folder that keeps finished deals; rerun to resume",
     )
@@ -69,12 +73,12 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fal
     g.add_argument("--turns", default=None, help="LO,HI: the median length's range in turns")
     _add_decision_flags(g, "level or pair")
     if report:
-        g.add_argument("--out", type=Path, required=True, help="the report, an .html file")
+        g.add_argument("--out", type=path_arg, required=True, help="the report, an .html file")
     else:
-        g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+        g.add_argument("--json", type=path_arg, default=None, help="write the decisions as JSON")
         g.add_argument(
             "--table",
-            type=Path,
+            type=path_arg,
             default=None,
             help="store every game played (.parquet, with provenance and this command): "
             "gamelib.verdict.redecide(FILE) decides the same table from it",
@@ -188,7 +192,7 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
     )
     print(format_verdicts(table))
     if args.json is not None:
-        rows = json.loads(table.to_json(orient="records"))
+        rows = [{**r, "seed": args.seed} for r in json.loads(table.to_json(orient="records"))]
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"json: {args.json}")
     if args.table is not None:
@@ -237,7 +241,7 @@ def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--margin", type=float, default=0.03, help="δ of effect and depends (0.03)")
     g.add_argument("--ceiling", type=float, default=0.05, help="ceiling of changes (0.05)")
     _add_decision_flags(g, "rule set and level")
-    g.add_argument("--json", type=Path, default=None, help="write the decisions as JSON")
+    g.add_argument("--json", type=path_arg, default=None, help="write the decisions as JSON")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
 
@@ -252,7 +256,7 @@ def _compare_levels(text: str, seats: int) -> list[Any]:
         lineup: list[str] = []
         for part in level.split("+"):
             name, star, k = part.strip().rpartition("*") if "*" in part else (part, "", "")
-            if star and not k.isdigit():
+            if star and (not k.isdigit() or int(k) < 1):
                 raise CliError(f"--players: {part!r}: write a repeated seat as NAME*K (K ≥ 1)")
             lineup += [name.strip()] * (int(k) if star else 1)
         if len(lineup) != seats:
@@ -342,7 +346,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     )
     print(format_comparison(table))
     if args.json is not None:
-        rows = json.loads(table.to_json(orient="records"))
+        rows = [{**r, "seed": args.seed} for r in json.loads(table.to_json(orient="records"))]
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"json: {args.json}")
     return 0

@@ -7,13 +7,14 @@ Importing this package registers the games with ``pyspiel`` (the optional extra:
     import gamelib.openspiel
     game = pyspiel.load_game("gamelib_garner(setup=E,must_move=one)")
 
-**Parameters.** ``setup`` names one of the game's setups (empty: the defaults); every other
-parameter is a config field of the same name overriding that setup (OpenSpiel hands every
-parameter over, defaults included, so a value equal to the default config's keeps the
-setup's).  Fields whose values are tuples are written as text, elements separated by ``:``
-(``suit_sizes=9:9:9``; a one-element tuple ends in ``:``; Deck the Yard's ``patterns`` separates
-patterns by ``/``: ``red:blue:red:blue:bubble/…``); a field that may be empty (``None``) takes
-``none``, and Garner's ``forbidden_pile_size`` is ``0`` for none.
+**Parameters.** ``setup`` names one of the game's setups (``custom``, the default: the default
+rules; an empty name is refused); every other parameter is a config field of the same name
+overriding that setup (OpenSpiel hands every parameter over, defaults included, so a value
+equal to the default config's keeps the setup's).  Fields whose values are tuples are written
+as text, elements separated by ``:`` (``suit_sizes=9:9:9``; a one-element tuple ends in ``:``;
+Deck the Yard's ``patterns`` separates patterns by ``/``: ``red:blue:red:blue:bubble/…``); a
+field that may be empty (``None``) takes ``none``, and Garner's ``forbidden_pile_size`` is ``0``
+for none.
 
 **Chance.** Every random event of the rules is a chance node with explicit, uniform outcome
 probabilities, one card at a time: the deal (Garner: the deck dealt site by site, bottom card

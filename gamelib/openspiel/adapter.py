@@ -118,18 +118,20 @@ class Adapter:
     provides_tensor = True
 
     def parameters(self) -> dict[str, Any]:
-        """The parameter specification: ``setup`` plus every config field's default."""
+        """The parameter specification: ``setup`` (``"custom"``: the default rules with the
+        fields given) plus every config field's default."""
         base = self.game.config_type()
-        return {"setup": "", **params_of(base)}
+        return {"setup": "custom", **params_of(base)}
 
     def config(self, params: Mapping[str, Any]) -> Any:
         """The gamelib config of a set of parameters (those given override the setup)."""
-        setup: str | None = str(params.get("setup", ""))
+        setup: str | None = str(params.get("setup", "custom"))
         if setup not in self.game.setups:
-            if setup not in ("", "custom"):
+            if setup != "custom":
+                # an empty name is not the defaults: it is a setup left unnamed by mistake
                 raise ConfigError(
                     f"unknown {self.game.name} setup {setup!r}; known setups: "
-                    f"{', '.join(self.game.setups)}"
+                    f"{', '.join(self.game.setups)}, or custom (the default rules)"
                 )
             setup = None
         base = self.game.config(setup)

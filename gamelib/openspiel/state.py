@@ -93,7 +93,7 @@ class GamelibSpielGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=a.max_length(self.config),
         )
         # the parameters of the config actually played, so the game's name reloads it
-        self._shown = {"setup": params.get("setup", ""), **params_of(self.config)}
+        self._shown = {"setup": params.get("setup", "custom"), **params_of(self.config)}
         super().__init__(game_type(a), info, self._shown)
         self.engine: Engine | None = a.engine(self.config)
 

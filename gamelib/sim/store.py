@@ -93,6 +93,12 @@ class _PartStore:
         self.what = what
         self.folder = _check_folder(folder, what)
         self.fingerprint = run_fingerprint(spec)
+        for other in ("verdict", "compare"):
+            if (self.folder / f"{other}.json").exists():
+                raise ResumeError(
+                    f"{what} {self.folder} holds a gamelib {other} run's deals, not this run's; "
+                    "use another folder"
+                )
         manifest = self.folder / "run.json"
         if manifest.exists():
             try:

@@ -45,3 +45,37 @@ def need_columns(seats: Sequence[Any], extra: Sequence[str] = ()) -> list[str]:
     """The outcome columns a verdict's questions read from a run's games (a stored study
     without them cannot serve it): the seats' wins, and ``extra`` (a measured column)."""
     return [f"win_{s}" for s in range(len(seats))] + list(extra)
+
+
+def stopped(
+    kind: str, exc: BaseException, kept: int, resume: Any, cache: Any, how_to_keep: str
+) -> str:
+    """What an interrupted verdict or comparison says: why it stopped (Ctrl-C, a worker that
+    died) and where its finished deals are, so the same call resumes."""
+    from concurrent.futures import BrokenExecutor
+
+    why = (
+        "stopped: a worker process died (killed, or out of memory)"
+        if isinstance(exc, BrokenExecutor)
+        else "interrupted"
+    )
+    if resume is not None:
+        where = f"kept in {resume}; run the same call again to resume"
+    elif cache is not False:
+        where = "kept in the study cache; run the same call again to resume"
+    else:
+        where = f"lost; pass {how_to_keep} to keep finished deals"
+    return f"{kind} {why}: {kept} finished deals {where}"
+
+
+def _read_manifest(path: Any, kind: str) -> Any:
+    """A resume folder's ``verdict.json`` / ``compare.json``, or a one-line error naming it."""
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(
+            f"{path} is not a gamelib {kind} manifest ({exc}); use another resume folder or "
+            "delete this one"
+        ) from None

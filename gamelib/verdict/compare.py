@@ -39,6 +39,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from gamelib.sim import SimulationInterrupted, default_workers, game_of, n_seats
 from gamelib.sim import player_name as _player_name
 from gamelib.sim.checks import _Names
 from gamelib.sim.results import _tidy
-from gamelib.verdict.budget import Clock, check_minutes, need_columns
+from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, _LazyPool, _play, _Run, decide
 from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule
@@ -438,7 +439,12 @@ def compare(
             "first_batch": first_batch,
         }
         manifest = folder / "compare.json"
-        if manifest.exists() and json.loads(manifest.read_text()) != call:
+        if (folder / "run.json").exists():
+            raise ConfigError(
+                f"resume {folder} holds the chunks of a simulate run, not a compare's; use another "
+                "folder"
+            )
+        if manifest.exists() and _read_manifest(manifest, "compare") != call:
             raise ConfigError(
                 f"resume {folder} holds another comparison's deals; use another folder or delete it"
             )
@@ -494,14 +500,10 @@ def compare(
                 tables[label] = unit_tables
             if bar is not None:
                 bar.update(1)
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, BrokenExecutor) as exc:
         kept = sum(r.done() for r in runs.values())
-        where = (
-            f"kept in {resume}; run the same call again to resume"
-            if resume is not None
-            else "lost; pass resume=FOLDER to keep finished deals"
-        )
-        raise SimulationInterrupted(f"compare interrupted: {kept} finished deals {where}") from exc
+        message = stopped("compare", exc, kept, resume, cache, "resume=FOLDER")
+        raise SimulationInterrupted(message) from exc
     finally:
         if bar is not None:
             bar.close()

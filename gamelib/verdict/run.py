@@ -22,7 +22,7 @@ import os
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _exit_with_parent, _run
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
-from gamelib.verdict.budget import Clock, check_minutes, need_columns
+from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
 
@@ -115,6 +115,9 @@ def decide(
     else:
         est, lo, hi, measure = question.describe(d.mean, d.lo, d.hi, **ctx)
     games = sum(int((t["deal"] < d.deals).sum()) for t in tables)
+    # the running intersection of a confidence sequence can cross (an empty set) when a stream
+    # sits far outside the band: show an interval around the estimate, never lo above hi
+    lo, hi = min(lo, hi, est), max(lo, hi, est)
     more = d.more_deals()
     band_lo, band_hi = question.band(**ctx)
     return {
@@ -316,7 +319,12 @@ def verdict(
             "first_batch": first_batch,
         }
         manifest = folder / "verdict.json"
-        if manifest.exists() and json.loads(manifest.read_text()) != call:
+        if (folder / "run.json").exists():
+            raise ConfigError(
+                f"resume {folder} holds the chunks of a simulate run, not a verdict's; use another "
+                "folder"
+            )
+        if manifest.exists() and _read_manifest(manifest, "verdict") != call:
             raise ConfigError(
                 f"{name('resume')} {folder} holds another verdict's deals; use another folder "
                 "or delete it"
@@ -377,14 +385,10 @@ def verdict(
                 tables[label] = unit_tables
             if bar is not None:
                 bar.update(1)
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, BrokenExecutor) as exc:
         kept = sum(r.done() for r in runs.values())
-        where = (
-            f"kept in {resume}; run the same call again to resume"
-            if resume is not None
-            else f"lost; pass {name.give('resume', 'FOLDER')} to keep finished deals"
-        )
-        raise SimulationInterrupted(f"verdict interrupted: {kept} finished deals {where}") from exc
+        message = stopped("verdict", exc, kept, resume, cache, name.give("resume", "FOLDER"))
+        raise SimulationInterrupted(message) from exc
     finally:
         if bar is not None:
             bar.close()

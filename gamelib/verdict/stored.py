@@ -70,7 +70,7 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
             "(no compare.json or verdict.json)"
         )
     kind = manifests[0]
-    call = json.loads((folder / f"{kind}.json").read_text(encoding="utf-8"))
+    call = _json(folder / f"{kind}.json", f"the {kind} manifest")
     run_dirs = sorted(
         (p for p in folder.glob("run-*") if re.fullmatch(r"run-\d+", p.name)),
         key=lambda p: int(p.name.split("-")[1]),
@@ -79,7 +79,11 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
         raise GamelibError(f"{folder} holds no runs (run-0, run-1, …)")
     tables, specs = [], []
     for d in run_dirs:
-        spec = json.loads((d / "run.json").read_text(encoding="utf-8"))
+        spec = _json(d / "run.json", "the run's manifest")
+        if not isinstance(spec, dict) or not {"players", "rotate_seats", "seed", "n_games"} <= set(
+            spec
+        ):
+            raise GamelibError(f"{d / 'run.json'} is not a gamelib run manifest; delete {d}")
         per = len(spec["players"]) if spec["rotate_seats"] else 1
         parts = _PartStore(d, spec, "pack").load(spec["n_games"], per, spec["seed"], False)
         at, frames = 0, []
@@ -109,6 +113,16 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
     packed.attrs["provenance"] = {"runs": specs, kind: call}
     save(packed, out)
     return packed
+
+
+def _json(path: Path, what: str) -> Any:
+    """A manifest of a --resume folder, or one line naming it (missing, damaged)."""
+    if not path.is_file():
+        raise GamelibError(f"{path}: {what} is missing; this is not a finished run's folder")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise GamelibError(f"{path}: {what} is not readable JSON ({exc})") from None
 
 
 def runs_of(table: pd.DataFrame) -> list[tuple[dict[str, Any], pd.DataFrame]]:
