@@ -296,3 +296,26 @@ def test_two_writers_of_one_study_at_once_agree(tmp_path: Path) -> None:
         cache=env_cache,
     )
     assert f"{int(again.winner.sum())} {len(again)}" == outs[0].strip()
+
+
+def test_a_killed_run_leaves_no_leaked_semaphore_note(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    run = [*GAMELIB, "simulate", "garner", "--setup", "A", "--players", "greedy", "-n", "2400"]
+    run += ["--seed", "3", "--workers", "2", "--no-progress", "--engine", "python"]
+    run += ["--out", str(tmp_path / "t.parquet")]
+    err = tmp_path / "stderr"
+    with err.open("w") as fh:
+        proc = subprocess.Popen(run, stdout=subprocess.DEVNULL, stderr=fh, start_new_session=True)
+        end = time.monotonic() + 120
+        parts = tmp_path / "t.parquet.parts"
+        while not list(parts.glob("part-*.parquet")) and time.monotonic() < end:
+            time.sleep(0.2)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        time.sleep(3)  # the resource tracker notices its parent's death and cleans up
+    assert "leaked semaphore" not in err.read_text()
+    again = subprocess.run(run, capture_output=True, text=True)
+    assert again.returncode == 0 and "leaked" not in again.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -60,6 +61,20 @@ Done = tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]
 WORKER_START_SECONDS = 2.0
 
 
+#: the warning filter handed to multiprocessing's resource tracker (it takes the interpreter's
+#: -W options): after the main process is killed, the tracker unlinks the pool's semaphores
+#: itself and has nothing to tell the user, yet would print "There appear to be N leaked
+#: semaphore objects" into the next command's terminal
+_TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_tracker() -> None:
+    """Start worker pools with the resource tracker's leaked-semaphore note silenced (only
+    that note: the tracker still cleans up)."""
+    if _TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_QUIET)
+
+
 def _run(
     jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
 ) -> Iterator[Done]:
@@ -84,6 +99,7 @@ def _run(
         return
     if executor is None:
         ctx = multiprocessing.get_context("spawn")
+        quiet_resource_tracker()
         with ProcessPoolExecutor(
             max_workers=n_workers,
             mp_context=ctx,

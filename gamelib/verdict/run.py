@@ -48,7 +48,7 @@ from gamelib.sim import (
 )
 from gamelib.sim.checks import _Names
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.executors import _exit_with_parent, _run
+from gamelib.sim.executors import _exit_with_parent, _run, quiet_resource_tracker
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
@@ -511,6 +511,7 @@ class _LazyPool:
 
     def get(self) -> ProcessPoolExecutor:
         if self.pool is None:
+            quiet_resource_tracker()
             self.pool = ProcessPoolExecutor(
                 max_workers=self.cores,
                 mp_context=multiprocessing.get_context("spawn"),
