@@ -1,4 +1,9 @@
 #!/usr/bin/env bash
+# The commands that made the tables stored in data/results/ before the study cache existed, kept
+# as their provenance (each table's own provenance names its runs). `make results` no longer runs
+# this: it plays every notebook against an empty study cache and packs the search players' runs
+# into data/results/studies/ (docs/guide/rerun.md). This script still works.
+#
 # Re-make every stored study in data/results/ with the commands the notebooks name
 # (`make results`; a few minutes on 2 cores with the compiled cores, plus about 33 minutes
 # on 2 idle cores for the skill ladders' search players, ladders.sh, and hours for the search
