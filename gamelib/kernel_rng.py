@@ -19,6 +19,7 @@ import numpy.typing as npt
 from numba import njit
 
 from gamelib.core import game_seeds
+from gamelib.jit_cache import guard as _guard
 
 IntArray = npt.NDArray[np.int64]
 
@@ -128,3 +129,8 @@ def seeds_for(seed: int, n_games: int, start: int = 0) -> IntArray:
             return np.asarray(_seed_words(seed, 0, start, n_games))
         return np.asarray(_seed_words(seed & 0xFFFFFFFF, seed >> 32, start, n_games))
     return np.array(game_seeds(seed, n_games, start), dtype=np.int64)
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -69,6 +69,7 @@ from gamelib.deck_the_yard.rules import (
     UsePlug,
     state_from_start,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -1096,3 +1097,8 @@ def describe_reference(state: DeckTheYardState) -> dict[str, Any]:
         "counts": dict(state.counts),
         "blackout_turns": list(state.blackout_turns),
     }
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

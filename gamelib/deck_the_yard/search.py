@@ -97,6 +97,7 @@ from gamelib.deck_the_yard.rules import (
     PHASE_NAMES,
     DeckTheYardObservation,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below, rng_next
 
 IntArray = npt.NDArray[np.int64]
@@ -443,3 +444,8 @@ def oracle_plan(t: Any, st: Any, chance: Any, width: int, policy: int) -> Any:
         n_beam = n_new
         depth += 1
     return best_line[:best_len].copy(), best_won, best_claimed
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -85,6 +85,7 @@ from gamelib.gargon.rules import (
     from_deal,
     shape_of,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -1219,3 +1220,8 @@ def from_reference(state: GargonState) -> tuple[KernelTables, IntArray]:
         st[O_DQ_COUNT + i] = count
         st[O_DQ_KIND + i] = KIND_PASS if kind == "pass" else KIND_LOSE
     return t, st
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -117,6 +117,7 @@ from gamelib.gargon.rules import (
     SHAPES,
     GargonObservation,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 
 IntArray = npt.NDArray[np.int64]
@@ -553,3 +554,8 @@ def ismcts(spec: str | None = None) -> IsmctsPlayer:
 
 
 __all__ = ["IsmctsPlayer", "Template", "determinize", "ismcts", "search", "template"]
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -62,6 +62,7 @@ from gamelib.garner.rules import (
     Place,
 )
 from gamelib.garner.rules import _tables as reference_tables
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -862,3 +863,8 @@ def same_position(t: KernelTables, a: IntArray, b: IntArray) -> list[str]:
         fields.append(("REASON", REASON))
     out += [name for name, i in fields if a[i] != b[i]]
     return out
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

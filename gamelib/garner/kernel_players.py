@@ -23,9 +23,9 @@ the iteration order of a Python ``set`` built by ``set.update``; ``_near`` repro
 set table (open addressing, linear probes then perturbation, resize at 3/5 full) to walk them in
 that order. A test compares it with ``list(set(...))``.
 
-Caching: numba's on-disk cache (``cache=True``) notices edits to this file, not to
-``kernel.py`` whose functions these call; after editing ``kernel.py``, delete
-``gamelib/garner/__pycache__/kernel_players*.nbi``/``.nbc`` (or the whole ``__pycache__``).
+Caching: numba's on-disk cache (``cache=True``) notices edits to this file only; the module
+ends with :func:`gamelib.jit_cache.guard`, which empties its cache when ``kernel.py``,
+``heuristics.py`` or any other file it imports has changed, so nothing stale is ever loaded.
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ from gamelib.garner.rules import (
     Lift,
     Place,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 
@@ -867,3 +868,8 @@ def encode(move: Any) -> int:
     if isinstance(move, Place | LeaveBehind):
         return int(move.site)
     raise ValueError(f"{move!r} is not a Garner decision")
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -98,6 +98,7 @@ from gamelib.garner.kernel_players import (
     player_tables,
 )
 from gamelib.garner.rules import LIFT, OVER, PLACE, GarnerState
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import rng_below as _rng_below
 
 # playout policies
@@ -634,3 +635,8 @@ class MCTSPlayer:
 def mcts(spec: str | None = None) -> MCTSPlayer:
     """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` player."""
     return MCTSPlayer(parse_spec(spec), f"mcts:{spec}")
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

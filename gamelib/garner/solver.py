@@ -120,6 +120,7 @@ from gamelib.garner.rules import (
     GarnerConfig,
     GarnerState,
 )
+from gamelib.jit_cache import guard as _guard
 from gamelib.kernel_rng import streams
 
 IntArray = npt.NDArray[np.int64]
@@ -776,3 +777,8 @@ def keeping_moves(state: GarnerState, max_nodes: int | None = None) -> list[int]
     """The options (indices into ``legal_moves()``) that keep the position's value for the seat
     to move."""
     return solver_for(state.config).keeping_moves(state, max_nodes)
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

@@ -29,6 +29,7 @@ from numba import njit
 from gamelib.core import Chance, Move, Outcome, RecordError, State
 from gamelib.gargon import GARGON, kernel
 from gamelib.gargon import rules as gargon
+from gamelib.jit_cache import guard as _guard
 from gamelib.openspiel.adapter import Adapter, Engine, ResampledHistory
 from gamelib.openspiel.state import GamelibSpielGame, GamelibSpielState
 
@@ -508,3 +509,8 @@ class GargonSpielGame(GamelibSpielGame):
     """Gargon as an OpenSpiel game (``gamelib_gargon``)."""
 
     adapter = GargonAdapter()
+
+
+# the cache of this module's jitted functions is emptied when a file they depend on changed
+# (numba watches only this file): gamelib/jit_cache.py
+_guard(globals())

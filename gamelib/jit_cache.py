@@ -1,0 +1,119 @@
+"""A compiled module's on-disk cache can never be stale: it is flushed when any file its jitted
+functions depend on has changed since they were cached.
+
+numba's cache (``@njit(cache=True)``) keys a module's entries on that module's own file (its
+modification time and size).  A jitted function that calls one defined in another file
+(``kernel_players`` calling ``kernel``, every kernel calling ``kernel_rng``), or that reads a
+constant imported from one (``heuristics.DECIDED_SUIT_FACTOR`` is frozen into the machine code),
+keeps the old code of that other file after it is edited.  So each compiled module ends with
+``guard(globals())``: it hashes the sources of every gamelib module the module imports, directly
+or through those modules (found by reading their ``import`` statements, not by running them),
+and when the hash differs from the one recorded beside the cache, it empties the cache index of
+every jitted function defined in the module before any of them is loaded — they compile afresh
+and are cached with the new hash.  An edit is then slow once, never wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+@cache
+def _imports(path: Path, package: str, root: Path) -> tuple[Path, ...]:
+    """The files of ``package`` (its folder: ``root``) that ``path`` imports, at module level
+    or inside functions."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return ()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    files = []
+    for name in names:
+        top, _, rest = name.partition(".")
+        if top != package:
+            continue
+        rel = Path(*rest.split(".")) if rest else Path("__init__")
+        for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+            if candidate.is_file():
+                files.append(candidate)
+                break
+    return tuple(sorted(set(files)))
+
+
+def _package(module: str, path: str | os.PathLike[str]) -> tuple[str, Path]:
+    """A module's top package and that package's folder."""
+    parts = module.split(".")
+    file = Path(path).resolve()
+    return parts[0], file.parents[len(parts) - 2] if len(parts) > 1 else file.parent
+
+
+def dependencies(module: str, path: str | os.PathLike[str]) -> list[Path]:
+    """Every source file of its own package that the module ``module`` (at ``path``) reaches
+    through its imports, itself excluded (numba already watches it)."""
+    package, root = _package(module, path)
+    start = Path(path).resolve()
+    seen: set[Path] = set()
+    todo = [start]
+    while todo:
+        for dep in _imports(todo.pop(), package, root):
+            if dep not in seen and dep != start:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen)
+
+
+def source_hash(module: str, path: str | os.PathLike[str]) -> str:
+    """A SHA-256 of the sources the module depends on (their names and bytes)."""
+    _, root = _package(module, path)
+    h = hashlib.sha256()
+    for dep in dependencies(module, path):
+        h.update(str(dep.relative_to(root)).encode())
+        h.update(b"\0")
+        h.update(dep.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def guard(namespace: dict[str, Any]) -> bool:
+    """Flush the cache of the jitted functions defined in this module (its ``globals()``) when
+    a file they depend on changed since they were cached; returns whether it flushed."""
+    name, path = namespace["__name__"], namespace.get("__file__")
+    if path is None:
+        return False
+    own = [
+        v
+        for v in list(namespace.values())
+        if getattr(v, "_cache", None) is not None
+        and getattr(getattr(v, "py_func", None), "__module__", None) == name
+        and hasattr(v._cache, "_cache_path")
+    ]
+    if not own:
+        return False
+    digest = source_hash(name, path)
+    stamp = Path(own[0]._cache._cache_path) / f"{name}.deps-sha256"
+    try:
+        if stamp.read_text(encoding="utf-8").strip() == digest:
+            return False
+    except OSError:
+        pass
+    for dispatcher in own:
+        dispatcher._cache.flush()  # an empty index: the next call compiles and caches again
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamp.with_name(stamp.name + f".{os.getpid()}.partial")
+        tmp.write_text(digest + "\n", encoding="utf-8")
+        os.replace(tmp, stamp)
+    except OSError:  # a read-only cache folder: numba will not write there either
+        pass
+    return True
