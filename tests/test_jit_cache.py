@@ -57,11 +57,7 @@ def test_an_edited_callee_is_seen_through_the_guard_and_missed_without_it(tmp_pa
 
 def test_every_compiled_module_of_gamelib_is_guarded() -> None:
     root = Path(jit_cache.__file__).parent
-    compiled = [
-        p
-        for p in sorted(root.rglob("*.py"))
-        if "\n@njit" in p.read_text(encoding="utf-8")
-    ]
+    compiled = [p for p in sorted(root.rglob("*.py")) if "\n@njit" in p.read_text(encoding="utf-8")]
     assert compiled, "no compiled module found"
     for path in compiled:
         text = path.read_text(encoding="utf-8")
