@@ -7,7 +7,7 @@ or 5, got 6``), never a KeyError twenty cells later.  :func:`plan` then says wha
 will play — for each run, the deals the study cache (:mod:`gamelib.sim.deals`) or a stored
 study already holds and the deals still to play — and how long that should take on this machine,
 from a measured cost per deal of each line-up (measured once, by playing a few deals of it on a
-probe seed for about half a second, and remembered in ``costs.json`` beside the cache).  Play
+probe seed for about a fifth of a second, and remembered in ``costs.json`` beside the cache).  Play
 itself goes through the usual functions with ``cache=True``: :func:`gamelib.sim.simulate`,
 :func:`~gamelib.sim.sweep`, :func:`gamelib.verdict.verdict` and
 :func:`~gamelib.verdict.compare.compare` (the last two stop at ``max_minutes`` with their
@@ -70,6 +70,28 @@ class _Checks:
             raise ParameterError(f"{name} must be {_words(choices)}, got {value!r}")
         if value not in list(choices):
             raise ParameterError(f"{name} must be {_words(choices)}, got {value!r}")
+        return value
+
+    def wholes(
+        self,
+        name: str,
+        value: Any,
+        lo: int | None = None,
+        hi: int | None = None,
+        empty: bool = False,
+    ) -> Any:
+        """A list of distinct whole numbers within ``lo`` … ``hi`` (non-empty unless ``empty``)."""
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise ParameterError(f"{name} must be a list of whole numbers, got {value!r}")
+        if not value and not empty:
+            raise ParameterError(f"{name} must list at least one whole number")
+        for v in value:
+            try:
+                self.whole(name, v, lo, hi)
+            except ParameterError as exc:
+                raise ParameterError(f"{exc} in {value!r}") from None
+        if len(set(value)) != len(value):
+            raise ParameterError(f"{name} lists a value twice: {value!r}")
         return value
 
     def subset(self, name: str, value: Any, choices: Sequence[Any], empty: bool = False) -> Any:
@@ -245,11 +267,11 @@ def _costs_file() -> Path:
 
 
 def _cost_key(job: Job) -> str:
-    from gamelib.core import config_to_json
-
+    """What a deal's cost depends on most: the game, its size (the rules' setup or seats) and
+    the line-up; other rule fields share one measure (a cost is an estimate, not a promise)."""
     g = game_of(job.config).name
-    cfg = json.dumps(config_to_json(job.config), sort_keys=True)
-    return f"{g}|{cfg}|{','.join(player_name(p) for p in job.players)}|{job.rotate_seats}"
+    size = getattr(job.config, "setup", None) or getattr(job.config, "n_players", None)
+    return f"{g}|{size}|{','.join(player_name(p) for p in job.players)}|{job.rotate_seats}"
 
 
 def _read_costs() -> dict[str, float]:
@@ -293,31 +315,36 @@ def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) 
 def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> float:
     """Seconds one core needs for one deal of the job's run, as measured on this machine: read
     from ``costs.json`` beside the cache, or measured now by playing deals of the same line-up
-    on a probe seed (``seed`` + 7919) for about half a second (kept in the cache too)."""
+    on a probe seed (``seed`` + 7919) for about a fifth of a second, after one untimed deal
+    (the first deal of a process loads the compiled core)."""
     from gamelib.sim import simulate
 
     key = _cost_key(job)
     known = _read_costs().get(key)
     if known is not None:
         return known
-    probe = 1
-    spent = 0.0
-    while True:
+    probe_seed = (seed + 7919) % 2**128
+
+    def timed(first: int, n: int) -> float:
+        # deals already cached cost nothing: a run of the same line-up on another seed times
+        # real play, in this process (no worker start-up); not kept in the cache
         t0 = time.perf_counter()
-        # deals already cached cost nothing; play a fresh run of the same line-up on another
-        # seed so the measure times real play (its deals are kept too)
         simulate(
             job.config,
             list(job.players),
-            probe,
-            (seed + 7919) % 2**128,
+            n,
+            (probe_seed + first) % 2**128,
             rotate_seats=job.rotate_seats,
             workers=1,
             progress=False,
-            cache=cache,
         )
-        spent = time.perf_counter() - t0
-        if spent > 0.5 or probe >= 4096:
+        return time.perf_counter() - t0
+
+    timed(0, 1)  # untimed: the first deal of a process loads the compiled core
+    probe, spent = 1, 0.0
+    while True:
+        spent = timed(probe, probe)
+        if spent > 0.2 or probe >= 4096:
             break
         probe *= 8
     seconds = spent / probe

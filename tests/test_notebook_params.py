@@ -2,23 +2,46 @@
 ``tests/notebook_params/<notebook>.json`` — a subset of a list, a value outside the stored grid,
 a new seed, another level or rule field, on small budgets — run through papermill against an
 empty study cache and must finish; the first set, run again on the same cache, plays nothing and
-prints the same outputs; each bad parameter stops the notebook with its one-line message.
+prints the same outputs; each bad parameter stops the notebook with its one-line message before
+any game is played.
 
 The matrix is the notebooks' own (their authors keep it); the check the issue meets uses others.
+The runs go two at a time (each kernel is its own process), then each test reads its result.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 MATRIX = Path(__file__).resolve().parent / "notebook_params"
+
+#: runs papermill in a process of its own, with the study cache it is given, its kernel over
+#: IPC (gamelib.report.ipc_kernel_manager: no TCP warning), and reports the error, if any
+RUNNER = """
+import json, sys
+import papermill
+from papermill.exceptions import PapermillExecutionError
+from gamelib.report import ipc_kernel_manager
+src, out, params, cwd = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
+try:
+    papermill.execute_notebook(src, out, parameters=params, kernel_name="python3", cwd=cwd,
+                               progress_bar=False, kernel_manager_class=ipc_kernel_manager())
+except PapermillExecutionError as exc:
+    print(json.dumps({"ename": exc.ename, "evalue": exc.evalue}))
+else:
+    print(json.dumps(None))
+"""
 
 
 def _matrix() -> dict[str, dict[str, Any]]:
@@ -27,49 +50,55 @@ def _matrix() -> dict[str, dict[str, Any]]:
     }
 
 
-def _cases(kind: str) -> list[Any]:
-    out = []
-    for stem, spec in _matrix().items():
-        for i, case in enumerate(spec.get(kind, [])):
-            out.append(pytest.param(stem, case, id=f"{stem}-{kind}-{i}"))
-    return out
-
-
-def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> Any:
-    import papermill
-
-    from gamelib.report import ipc_kernel_manager
-
-    os.environ["GAMELIB_CACHE"] = str(cache)
-    return papermill.execute_notebook(
-        str(NOTEBOOKS / f"{stem}.ipynb"),
-        str(out),
-        parameters=parameters,
-        kernel_name="python3",
-        cwd=str(NOTEBOOKS),
-        progress_bar=False,
-        log_output=False,
-        kernel_manager_class=ipc_kernel_manager(),
+def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> dict[str, Any]:
+    """One papermill run; returns its error (or None), the output notebook and the cache."""
+    env = {**os.environ, "GAMELIB_CACHE": str(cache)}
+    args = [str(NOTEBOOKS / f"{stem}.ipynb"), str(out), json.dumps(parameters), str(NOTEBOOKS)]
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER, *args], env=env, capture_output=True, text=True
     )
+    lines = proc.stdout.strip().splitlines()
+    error = json.loads(lines[-1]) if proc.returncode == 0 and lines else {"crash": proc.stderr}
+    nb = nbformat.read(out, as_version=4) if out.exists() else None  # type: ignore[no-untyped-call]
+    return {"error": error, "nb": nb, "cache": cache}
 
 
-@pytest.fixture(autouse=True)
-def _own_cache_env() -> Any:
-    before = os.environ.get("GAMELIB_CACHE")
-    yield
-    if before is None:
-        os.environ.pop("GAMELIB_CACHE", None)
-    else:
-        os.environ["GAMELIB_CACHE"] = before
+def _chunks(cache: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in cache.glob("deals/*/*/part-*.parquet")}
 
 
-def _chunks(cache: Path) -> set[Path]:
-    return set(cache.glob("deals/*/*/part-*.parquet"))
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every run of the matrix, two at a time."""
+    tasks: dict[str, Any] = {}
+    base = tmp_path_factory.mktemp("notebook-params")
+
+    def twice(stem: str, params: dict[str, Any], where: Path) -> dict[str, Any]:
+        first = _run(stem, params, where / "cache", where / "first.ipynb")
+        before = _chunks(where / "cache")
+        again = _run(stem, params, where / "cache", where / "again.ipynb")
+        return {"first": first, "again": again, "before": before, "after": _chunks(where / "cache")}
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for stem, spec in _matrix().items():
+            for i, case in enumerate(spec.get("runs", [])):
+                where = base / f"{stem}-run-{i}"
+                if i == 0:
+                    tasks[f"{stem}-twice"] = pool.submit(twice, stem, case["parameters"], where)
+                else:
+                    tasks[f"{stem}-run-{i}"] = pool.submit(
+                        _run, stem, case["parameters"], where / "cache", where / "out.ipynb"
+                    )
+            for i, case in enumerate(spec.get("bad", [])):
+                where = base / f"{stem}-bad-{i}"
+                tasks[f"{stem}-bad-{i}"] = pool.submit(
+                    _run, stem, case["parameters"], where / "cache", where / "out.ipynb"
+                )
+        return {k: f.result() for k, f in tasks.items()}
 
 
 def _compared_outputs(nb: Any) -> list[Any]:
-    """What nbval would compare: the outputs of the cells it does not ignore, without
-    execution counts."""
+    """What nbval compares: the outputs of the cells it does not ignore, as text."""
     out = []
     for cell in nb.cells:
         if cell.cell_type != "code" or "nbval-ignore-output" in cell.metadata.get("tags", []):
@@ -77,10 +106,18 @@ def _compared_outputs(nb: Any) -> list[Any]:
         for o in cell.get("outputs", []):
             o = {k: v for k, v in o.items() if k not in ("execution_count", "metadata")}
             data = o.get("data")
-            if isinstance(data, dict):  # pictures differ in their bytes run to run; text must not
+            if isinstance(data, dict):  # a picture's bytes differ run to run; its text must not
                 o["data"] = {k: v for k, v in data.items() if k.startswith("text/")}
             out.append(o)
     return out
+
+
+def _cases(kind: str) -> list[Any]:
+    return [
+        pytest.param(stem, i, case, id=f"{stem}-{kind}-{i}")
+        for stem, spec in _matrix().items()
+        for i, case in enumerate(spec.get(kind, []))
+    ]
 
 
 def test_every_notebook_has_a_parameter_matrix() -> None:
@@ -92,44 +129,31 @@ def test_every_notebook_has_a_parameter_matrix() -> None:
         assert spec.get("bad"), f"{stem}: at least one bad parameter and its message"
 
 
-@pytest.mark.parametrize(("stem", "case"), _cases("runs"))
+@pytest.mark.parametrize(("stem", "i", "case"), _cases("runs"))
 def test_the_notebook_reruns_with_other_parameters(
-    stem: str, case: dict[str, Any], tmp_path: Path
+    results: dict[str, Any], stem: str, i: int, case: dict[str, Any]
 ) -> None:
-    nb = _run(stem, case["parameters"], tmp_path / "cache", tmp_path / "out.ipynb")
-    errors = [
-        o
-        for c in nb.cells
-        if c.cell_type == "code"
-        for o in c.get("outputs", [])
-        if o.get("output_type") == "error"
-    ]
-    assert not errors, f"{stem} {case['parameters']}: {errors}"
+    r = results[f"{stem}-twice"]["first"] if i == 0 else results[f"{stem}-run-{i}"]
+    assert r["error"] is None, f"{stem} {case['parameters']}: {r['error']}"
 
 
 @pytest.mark.parametrize("stem", sorted(_matrix()))
-def test_a_second_run_with_the_same_parameters_plays_nothing(stem: str, tmp_path: Path) -> None:
-    case = _matrix()[stem]["runs"][0]
-    cache = tmp_path / "cache"
-    first = _run(stem, case["parameters"], cache, tmp_path / "first.ipynb")
-    before = _chunks(cache)
-    stamps = {p: p.stat().st_mtime_ns for p in before}
-    again = _run(stem, case["parameters"], cache, tmp_path / "again.ipynb")
-    after = _chunks(cache)
-    assert after == before, f"{stem}: the second run played {sorted(after - before)}"
-    assert all(p.stat().st_mtime_ns == t for p, t in stamps.items()), f"{stem}: chunks rewritten"
-    assert _compared_outputs(again) == _compared_outputs(first), f"{stem}: other outputs"
-
-
-@pytest.mark.parametrize(("stem", "case"), _cases("bad"))
-def test_a_bad_parameter_stops_with_its_one_line(
-    stem: str, case: dict[str, Any], tmp_path: Path
+def test_a_second_run_with_the_same_parameters_plays_nothing(
+    results: dict[str, Any], stem: str
 ) -> None:
-    from papermill.exceptions import PapermillExecutionError
+    r = results[f"{stem}-twice"]
+    assert r["first"]["error"] is None and r["again"]["error"] is None, r["again"]["error"]
+    assert r["after"] == r["before"], f"{stem}: the second run played or rewrote chunks"
+    first, again = (_compared_outputs(r[k]["nb"]) for k in ("first", "again"))
+    assert again == first, f"{stem}: the second run printed other outputs"
 
-    with pytest.raises(PapermillExecutionError) as err:
-        _run(stem, case["parameters"], tmp_path / "cache", tmp_path / "out.ipynb")
-    assert err.value.ename == "ParameterError", err.value
-    assert case["message"] in err.value.evalue, err.value.evalue
-    assert "\n" not in err.value.evalue
-    assert not _chunks(tmp_path / "cache"), f"{stem}: played before checking its parameters"
+
+@pytest.mark.parametrize(("stem", "i", "case"), _cases("bad"))
+def test_a_bad_parameter_stops_with_its_one_line(
+    results: dict[str, Any], stem: str, i: int, case: dict[str, Any]
+) -> None:
+    r = results[f"{stem}-bad-{i}"]
+    assert r["error"] is not None and r["error"].get("ename") == "ParameterError", r["error"]
+    assert case["message"] in r["error"]["evalue"], r["error"]["evalue"]
+    assert "\n" not in r["error"]["evalue"]
+    assert not _chunks(r["cache"]), f"{stem}: played before checking its parameters"

@@ -192,7 +192,9 @@ class StreamDecision:
                     return None
                 fail_needs.append(self.deals * (width_f / gap) ** 2)
         total = min(fail_needs) if fail_needs else max(needs)
-        return max(0.0, total - self.deals)
+        # undecided now, so at least one more deal: the 1/sqrt scaling can put the decision at
+        # or before the deals already played when the bounds lag the estimate
+        return max(1.0, total - self.deals)
 
 
 def _stack(streams: Sequence[np.ndarray]) -> np.ndarray:
