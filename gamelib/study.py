@@ -315,8 +315,9 @@ def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) 
 def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> float:
     """Seconds one core needs for one deal of the job's run, as measured on this machine: read
     from ``costs.json`` beside the cache, or measured now by playing deals of the same line-up
-    on a probe seed (``seed`` + 7919) for about a fifth of a second, after one untimed deal
-    (the first deal of a process loads the compiled core)."""
+    on a probe seed (``seed`` + 7919): one untimed deal (the first deal of a process loads the
+    compiled core), then the slope between two sizes (a call's fixed cost is not a deal's).
+    A deal of a rotated line-up is all its seat arrangements."""
     from gamelib.sim import simulate
 
     key = _cost_key(job)
@@ -341,13 +342,16 @@ def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] =
         return time.perf_counter() - t0
 
     timed(0, 1)  # untimed: the first deal of a process loads the compiled core
-    probe, spent = 1, 0.0
+    # the slope between two sizes: a call's fixed cost (a rotated line-up's set-up, the
+    # table's tidying) is not a deal's
+    probe, small = 1, 0.0
     while True:
-        spent = timed(probe, probe)
-        if spent > 0.2 or probe >= 4096:
+        small = timed(probe, probe)
+        if small > 0.05 or probe >= 512:
             break
         probe *= 8
-    seconds = spent / probe
+    large = timed(9 * probe, 4 * probe)
+    seconds = max(large - small, 0.25 * large) / (3 * probe)
     _write_cost(key, seconds)
     return seconds
 
@@ -378,7 +382,7 @@ def plan(
                 "deals": job.deals,
                 "stored": min(have, job.deals),
                 "to play": todo,
-                "minutes": cost * todo * job.per_deal / cores / 60.0,
+                "minutes": cost * todo / cores / 60.0,
             }
         )
     table = pd.DataFrame(
@@ -402,7 +406,7 @@ def plan_text(table: pd.DataFrame, minutes: float | None, cores: int) -> str:
     )
     if minutes is not None:
         head += f" (budget {_mins(minutes)}" + (
-            "; sequential verdicts stop at the budget)" if total > minutes else ")"
+            "; verdicts stop at it, other studies are trimmed to fit)" if total > minutes else ")"
         )
     return head
 
@@ -423,6 +427,6 @@ def deals_within(job: Job, seed: int, minutes: float, workers: int | None = None
     have = _held(job, spec, True)
     if have >= job.deals:
         return job.deals
-    cost = estimate_seconds(job, seed) * job.per_deal / cores
+    cost = estimate_seconds(job, seed) / cores
     extra = int(minutes * 60.0 / cost) if cost > 0 else job.deals
     return min(job.deals, have + extra)
