@@ -11,16 +11,28 @@ The package, one room a purpose (imports go one way, down this list; nothing bel
   (the goal and the constraints), and its standing there;
 * :mod:`gamelib.tune.study` — the Optuna search (:func:`tune`), its storage and sampler;
 * :mod:`gamelib.tune.halving` — successive halving up a ladder of levels, and what to print at
-  its top (keep the original, or a finalist that holds every verdict);
+  its top (a finalist that holds every verdict, the original when it holds them all, or no
+  rule set shown printable);
 * :mod:`gamelib.tune.fidelity` — the multi-fidelity search end to end (:func:`search`): a TPE
   screen at a cheap level, the halving, the confirmation at the top level on fresh deals
-  against the original rules, and its storage;
+  against the original rules, its storage, its time budget, and the stored search or the study
+  cache's for a spec (``search(..., cache=True)``, :func:`find_search`);
 * :mod:`gamelib.tune.spaces` — the printable spaces notebook 05 searches, each documenting
   its grid.
 """
 
-from gamelib.tune.fidelity import SearchResult, load_search, recheck_search, search, seconds_text
-from gamelib.tune.halving import Recommendation, halve, paired_measure, recommend
+from gamelib.tune.fidelity import (
+    SearchResult,
+    cache_folder,
+    find_search,
+    load_search,
+    recheck_search,
+    search,
+    search_spec,
+    seconds_text,
+    serves,
+)
+from gamelib.tune.halving import Recommendation, halve, paired_measure, recommend, search_runs
 from gamelib.tune.objectives import (
     OBJECTIVE_HELP,
     DrawRate,
@@ -108,12 +120,14 @@ __all__ = [
     "TuneResult",
     "as_objective",
     "build_config",
+    "cache_folder",
     "changed",
     "check_printable",
     "check_space",
     "confirm",
     "confirmation_long",
     "evaluate",
+    "find_search",
     "grid",
     "halve",
     "is_printable",
@@ -134,7 +148,10 @@ __all__ = [
     "rejection_words",
     "report_text",
     "search",
+    "search_runs",
+    "search_spec",
     "seconds_text",
+    "serves",
     "snap",
     "space_table",
     "space_text",

@@ -1,10 +1,12 @@
 """The multi-fidelity search end to end: screen many rule sets cheaply, promote only the
 survivors up a ladder of stronger players, and name a rule set only when verdicts at the top
-level, on fresh deals, show it meets the goal where the original does not — else "keep the
-original".
+level, on fresh deals, show it meets the goal where the original does not — else keep the
+original, saying whether the original itself is shown printable.
 
-*Why one file (610 lines):* the search's stages (screen, rungs, top, storage and read-back) are
-one pipeline over one :class:`SearchResult`.
+*Why one file (about 600 lines):* the search's stages (screen, rungs, top, read-back) are one
+pipeline over one :class:`SearchResult`; the pieces it strings together live below it (the top's
+comparison, the time budget's shares and where a finished search is kept in
+:mod:`gamelib.tune.halving`, its summary in :mod:`gamelib.tune.report`).
 
 ``search(game, space, goal, constraints, rungs, top, budget, seed)``:
 
@@ -29,8 +31,9 @@ one pipeline over one :class:`SearchResult`.
    :class:`~gamelib.verdict.compare.Effect` verdicts on the goal's measure and the stall rate,
    at the goal's margin).
 4. **Recommendation** (:func:`gamelib.tune.halving.recommend`): keep the original when it
-   already holds every verdict at the top, or when no finalist does; otherwise print the best
-   finalist that holds every verdict — with the reasons, rendered from the rows.
+   already holds every verdict at the top; otherwise print the best finalist that holds every
+   verdict; when neither does, no rule set is shown printable (the original is kept, and its
+   headline says so) — with the reasons, rendered from the rows.
 
 ``storage=FOLDER`` keeps the screen's Optuna journal (``journal.log``; resumable), every rung's
 deals while it runs (``runs/``, removed at the end), and the result: ``games.parquet`` (every
@@ -38,13 +41,14 @@ rung's and the top's games, each run with the provenance :func:`gamelib.sim.simu
 so :func:`recheck_search` can replay a prefix) and ``ladder.json`` (the specification, the
 rungs' and the top's verdict rows, the recommendation and the seconds each stage took).  The
 same call on a finished folder reads it back; :func:`load_search` reads it without a game.
+``cache=True`` finds the folder itself: a stored search in data/results/ whose spec
+(:func:`search_spec`) is the one asked for, else the study cache's folder for that spec, where
+the search runs when neither holds it.  ``max_minutes`` bounds the whole search in time.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,13 +59,37 @@ import pandas as pd
 
 from gamelib.core import ConfigError, Game, check_seed, config_to_json
 from gamelib.registry import get_game
-from gamelib.tune.halving import Recommendation, halve, paired_measure, recommend
-from gamelib.tune.report import rejection_words
-from gamelib.tune.rungs import Rung, judge, parse_question, question_text, standing
+from gamelib.tune.halving import (
+    _OUTCOME,
+    Recommendation,
+    Stages,
+    _combine,
+    _store,
+    cache_folder,
+    compare_top,
+    find_search,
+    halve,
+    recommend,
+    rung_sizes,
+    serves,
+)
+from gamelib.tune.report import rejection_words, search_summary, seconds_text
+from gamelib.tune.rungs import (
+    ROW,
+    Rung,
+    _key,
+    _provenance,
+    _questions,
+    _records,
+    _rungs,
+    judge,
+    question_text,
+    rung_rows,
+    standing,
+)
 from gamelib.tune.space import (
     _is_int,
     build_config,
-    changed,
     check_printable,
     check_space,
     parse_space,
@@ -71,35 +99,28 @@ from gamelib.tune.space import (
 from gamelib.tune.study import (
     TuneError,
     _base_config,
+    _finished,
     _suggest,
     open_study,
     run_trials,
     trials_table,
 )
-from gamelib.verdict import Fair, Question, Target
+from gamelib.verdict import Question, Target
 
-__all__ = ["FORMAT", "SearchResult", "load_search", "recheck_search", "search", "seconds_text"]
+__all__ = [
+    "FORMAT",
+    "SearchResult",
+    "cache_folder",
+    "find_search",
+    "load_search",
+    "recheck_search",
+    "search",
+    "search_spec",
+    "seconds_text",
+    "serves",
+]
 
 FORMAT = "gamelib-tune-ladder/1"
-#: the verdict row columns a search keeps (gamelib.verdict.COLUMNS)
-ROW = [
-    "level",
-    "question",
-    "decision",
-    "estimate",
-    "lo",
-    "hi",
-    "measure",
-    "claim",
-    "band_lo",
-    "band_hi",
-    "deals",
-    "games",
-    "margin",
-    "alpha",
-    "beta",
-    "more_deals",
-]
 
 
 @dataclass
@@ -122,81 +143,123 @@ class SearchResult:
     def summary(self) -> str:
         """The search in plain words: the ladder, the top's verdicts, the comparison with the
         original and the recommendation (every number read from the rows)."""
-        from gamelib.tune.report import verdict_words
-
-        spec = self.spec
-        done = int((self.trials["state"] == "COMPLETE").sum()) if len(self.trials) else 0
-        lines = [
-            f"{spec['game']}: goal {spec['goal']}, constraints {', '.join(spec['constraints'])}; "
-            f"screen {spec['screen']} ({len(self.trials)} trials, {done} complete)"
-        ]
-        for r, text in enumerate(spec["rungs"][1:], start=1):
-            at = self.rungs[(self.rungs["rung"] == r) & (self.rungs["rules"] != "original")]
-            promoted = sorted(set(at.loc[at["promoted"].astype(bool), "rules"]))
-            lines.append(
-                f"rung {r} {text}: {at['rules'].nunique()} judged, promoted: "
-                + (", ".join(promoted) or "none")
-            )
-        lines.append(f"top {spec['top']} on fresh deals (seed {spec['confirm_seed']}):")
-        for _, row in self.top.iterrows():
-            lines.append(f"  {row['rules']} at {row['level']}: {verdict_words(row)}")
-        for _, row in self.effects.iterrows():
-            lines.append(f"  {row['rules']} v original at {row['level']}: {verdict_words(row)}")
-        rec = self.recommendation
-        head = "KEEP THE ORIGINAL" if rec.answer == "keep" else f"PRINT {rec.rules} ({rec.changes})"
-        lines.append(f"recommendation at {rec.level}: {head}")
-        lines += [f"  - {w}" for w in rec.why]
-        lines.append(f"seconds: {seconds_text(self.seconds)}")
-        return "\n".join(lines)
+        return search_summary(self)
 
 
-def _questions(goal: Question | str, constraints: Sequence[Question | str]) -> tuple[Any, Any]:
-    g = parse_question(goal) if isinstance(goal, str) else goal
-    cs = [parse_question(c) if isinstance(c, str) else c for c in constraints]
-    if not isinstance(g, Fair | Target):
-        raise ConfigError(f"goal: {question_text(g)} is not a goal; give fair:MARGIN or target")
-    for c in cs:
-        if isinstance(c, Fair | Target):
-            raise ConfigError(f"constraint {question_text(c)}: the goal is asked already")
-    names = [c.name for c in cs]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"constraints: each question once, got {', '.join(names)}")
-    return g, cs
+#: the spec's keys that name the screen (its Optuna study)
+_SCREEN = (
+    "format",
+    "game",
+    "base",
+    "space",
+    "goal",
+    "constraints",
+    "screen",
+    "seed",
+    "alpha",
+    "beta",
+)
 
 
-def _rungs(rungs: Sequence[Rung | str], top: Rung | str) -> tuple[list[Rung], Rung]:
-    out = [Rung.parse(r) if isinstance(r, str) else r for r in rungs]
-    top_rung = Rung.parse(top) if isinstance(top, str) else top
-    if not out:
-        raise ConfigError("rungs: give at least the screen's rung, e.g. greedy=400")
-    return out, top_rung
+def _parts(
+    game_or_config: str | Game | Any,
+    setup: str | None,
+    space: Mapping[str, Any],
+    goal: Question | str,
+    constraints: Sequence[Question | str],
+    rungs: Sequence[Rung | str],
+    top: Rung | str,
+    printable: bool,
+) -> tuple[Game, Any, dict[str, Any], Question, list[Question], list[Rung], Rung]:
+    """A search's game, original rules, checked space, goal, constraints, rungs and top."""
+    from gamelib.sim import n_seats
+
+    game, base = _base_config(game_or_config, setup)
+    g, cs = _questions(goal, constraints)
+    if isinstance(g, Target) != (
+        n_seats(base) == 1
+    ):  # refused before any game, as the verdict would
+        want = "target:RATE:MARGIN (a solitaire)" if n_seats(base) == 1 else "fair:MARGIN"
+        raise ConfigError(f"goal {question_text(g)}: {game.name} asks {want}")
+    ladder, top_rung = _rungs(rungs, top)
+    for rung in [*ladder, top_rung]:
+        for p in rung.levels():
+            game.player(p)  # an unknown level is refused before any game
+    checked = check_space(game, base, space)
+    if printable:
+        check_printable(checked)
+    return game, base, dict(checked), g, cs, ladder, top_rung
 
 
-def _key(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+def search_spec(
+    game_or_config: str | Game | Any,
+    space: Mapping[str, Any],
+    goal: Question | str,
+    constraints: Sequence[Question | str],
+    rungs: Sequence[Rung | str],
+    top: Rung | str,
+    budget: int,
+    seed: int,
+    *,
+    setup: str | None = None,
+    keep: int = 9,
+    eta: int = 3,
+    finalists: int = 1,
+    confirm_seed: int | None = None,
+    compare_games: int | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    printable: bool = True,
+    max_minutes: float | None = None,
+) -> dict[str, Any]:
+    """The specification :func:`search` runs and stores for these arguments, checked as it
+    checks them and with no game played (``load_search(folder).spec`` of its finished folder)."""
+    from gamelib.verdict.budget import check_minutes
 
-
-def _provenance(
-    config: Any, tables: Mapping[str, list[pd.DataFrame]], seed: int, **tags: Any
-) -> list[pd.DataFrame]:
-    """Each unit's games as a run table with the provenance simulate gives the same games
-    (deal i of a verdict's run is deal i of ``simulate(config, seats, n, seed, rotate)``)."""
-    from gamelib.sim import n_seats, run_spec
-
-    out = []
-    for unit, ts in tables.items():
-        for t in ts:
-            seats = [str(t[c].iloc[0]) for c in t.columns if c.startswith("player_")]
-            rotate = n_seats(config) > 1 and " v " in unit
-            deals = int(t["deal"].max()) + 1
-            run = t.copy()
-            for k, (col, v) in enumerate(
-                {"rules": tags["rules"], "rung": tags["rung"], "unit": unit}.items()
-            ):
-                run.insert(k, col, v)
-            run.attrs = {"provenance": run_spec(config, seats, deals, seed, rotate)}
-            out.append(run)
-    return out
+    check_seed(seed, "seed")
+    if not _is_int(budget) or budget < 1:
+        raise TuneError(f"budget must be a whole number ≥ 1 (trials), got {budget!r}")
+    if not _is_int(keep) or keep < 1:
+        raise ConfigError(f"keep must be a whole number ≥ 1, got {keep!r}")
+    if not _is_int(eta) or eta < 2:
+        raise ConfigError(f"eta must be a whole number ≥ 2, got {eta!r}")
+    if not _is_int(finalists) or finalists < 1:
+        raise ConfigError(f"finalists must be a whole number ≥ 1, got {finalists!r}")
+    check_minutes(max_minutes)
+    game, base, checked, g, cs, ladder, top_rung = _parts(
+        game_or_config, setup, space, goal, constraints, rungs, top, printable
+    )
+    seeds = [seed + r for r in range(1, len(ladder))]  # rung r of the halving plays seed + r
+    confirm_seed = seed + len(ladder) if confirm_seed is None else confirm_seed
+    check_seed(confirm_seed, "confirm_seed")
+    if confirm_seed == seed or confirm_seed in seeds:
+        raise ConfigError("confirm_seed must differ from the search's seeds: fresh deals")
+    spec = {
+        "format": FORMAT,
+        "game": game.name,
+        "base": config_to_json(base),
+        "space": space_text(checked),
+        "goal": question_text(g),
+        "constraints": [question_text(c) for c in cs],
+        "screen": ladder[0].text(),
+        "seed": seed,
+        "alpha": alpha,
+        "beta": beta,
+        "budget": budget,
+        "rungs": [r.text() for r in ladder],
+        "top": top_rung.text(),
+        "keep": keep,
+        "eta": eta,
+        "finalists": finalists,
+        "confirm_seed": confirm_seed,
+    }
+    if compare_games is not None:  # a search with the default budget keeps its old spec
+        if not _is_int(compare_games) or compare_games < 0:
+            raise ConfigError(f"compare_games must be a whole number ≥ 0, got {compare_games!r}")
+        spec["compare_games"] = compare_games
+    if max_minutes is not None:  # a search without a time budget keeps its old spec
+        spec["max_minutes"] = max_minutes
+    return spec
 
 
 def search(
@@ -222,6 +285,9 @@ def search(
     workers: int | None = 1,
     progress: bool = True,
     printable: bool = True,
+    max_minutes: float | None = None,
+    executor: Any = None,
+    cache: bool | str | Path = False,
 ) -> SearchResult:
     """Search ``space`` for a rule set that meets ``goal`` under ``constraints``, screened at
     ``rungs[0]``, halved up ``rungs[1:]`` and confirmed at ``top`` against the original rules
@@ -236,64 +302,63 @@ def search(
     ``seed + len(rungs)``) must differ from every rung's seed; ``compare_games``: the paired
     comparison's budget (default the top's games; 0: no comparison, the two rule sets' top
     verdicts side by side only); ``alpha``, ``beta``: the
-    verdicts' error rates; ``workers``: processes per verdict; ``n_jobs``: screen trials at once.
+    verdicts' error rates; ``workers``: processes per verdict; ``n_jobs``: screen trials at once;
+    ``executor``: a Dask client or address for every verdict's play.
+
+    ``max_minutes``: the time budget of the whole search (kept in its spec): each stage still
+    to run an equal share of what is left and each verdict of the stage an equal share of its
+    stage's (:class:`~gamelib.tune.halving.Stages`); the screen starts no trial once its share
+    is spent, and a verdict whose share is spent stops at its next look as its bounds stand
+    (holds, fails, or undecided with the deals still needed: valid at any stopping time; a
+    verdict takes at least its first look, so a tiny budget runs over).  ``cache``: ``True``
+    (or a folder) takes the search from a finished one that answers the same spec
+    (:func:`find_search`: a stored one in data/results/, else the study cache's) and otherwise
+    runs it in the study cache (:func:`cache_folder`), so the same call reads it back.
     """
-    game, base = _base_config(game_or_config, setup)
-    check_seed(seed, "seed")
-    if not _is_int(budget) or budget < 1:
-        raise TuneError(f"budget must be a whole number ≥ 1 (trials), got {budget!r}")
-    if not _is_int(keep) or keep < 1:
-        raise ConfigError(f"keep must be a whole number ≥ 1, got {keep!r}")
-    g, cs = _questions(goal, constraints)
-    ladder, top_rung = _rungs(rungs, top)
-    seeds = [seed + r for r in range(1, len(ladder))]  # rung r of the halving plays seed + r
-    confirm_seed = seed + len(ladder) if confirm_seed is None else confirm_seed
-    check_seed(confirm_seed, "confirm_seed")
-    if confirm_seed == seed or confirm_seed in seeds:
-        raise ConfigError("confirm_seed must differ from the search's seeds: fresh deals")
-    for rung in [*ladder, top_rung]:
-        for p in rung.levels():
-            game.player(p)  # an unknown level is refused before any game
-    checked = check_space(game, base, space)
-    if printable:
-        check_printable(checked)
-    screen_spec = {
-        "format": FORMAT,
-        "game": game.name,
-        "base": config_to_json(base),
-        "space": space_text(checked),
-        "goal": question_text(g),
-        "constraints": [question_text(c) for c in cs],
-        "screen": ladder[0].text(),
-        "seed": seed,
-        "alpha": alpha,
-        "beta": beta,
-    }
-    spec = {
-        **screen_spec,
-        "budget": budget,
-        "rungs": [r.text() for r in ladder],
-        "top": top_rung.text(),
-        "keep": keep,
-        "eta": eta,
-        "finalists": finalists,
-        "confirm_seed": confirm_seed,
-    }
-    if compare_games is not None:  # a search with the default budget keeps its old spec
-        if not _is_int(compare_games) or compare_games < 0:
-            raise ConfigError(f"compare_games must be a whole number ≥ 0, got {compare_games!r}")
-        spec["compare_games"] = compare_games
+    spec = search_spec(
+        game_or_config,
+        space,
+        goal,
+        constraints,
+        rungs,
+        top,
+        budget,
+        seed,
+        setup=setup,
+        keep=keep,
+        eta=eta,
+        finalists=finalists,
+        confirm_seed=confirm_seed,
+        compare_games=compare_games,
+        alpha=alpha,
+        beta=beta,
+        printable=printable,
+        max_minutes=max_minutes,
+    )
+    _, base, checked, g, cs, ladder, top_rung = _parts(
+        game_or_config, setup, space, goal, constraints, rungs, top, False
+    )
+    confirm_seed = int(spec["confirm_seed"])
+    if cache is not False:
+        if storage is not None:
+            raise ConfigError("storage and cache: give one (the cache keeps a finished search)")
+        found = find_search(spec, cache)
+        if found is not None:
+            return load_search(found)
+        storage = cache_folder(spec, cache)
     folder = Path(storage) if storage is not None else None
     if folder is not None and (folder / "ladder.json").is_file():
         stored = json.loads((folder / "ladder.json").read_text())
-        if stored["spec"] == spec:
+        if serves(stored["spec"], spec):
             return load_search(folder)
 
     import optuna
 
+    clock = Stages(max_minutes)
+    comparing = compare_games != 0
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
-    study = open_study(storage, screen_spec, seed, n_jobs)
+    study = open_study(storage, {k: spec[k] for k in _SCREEN}, seed, n_jobs)
 
     def run(trial: Any) -> float:
         values = _suggest(trial, checked)
@@ -302,13 +367,26 @@ def search(
         except ConfigError as exc:
             trial.set_user_attr("invalid", str(exc))
             raise optuna.TrialPruned(str(exc)) from None
-        rows = judge(config, ladder[0], g, cs, seed=seed, alpha=alpha, beta=beta, workers=workers)
+        rows = judge(
+            config,
+            ladder[0],
+            g,
+            cs,
+            seed=seed,
+            alpha=alpha,
+            beta=beta,
+            workers=workers,
+            executor=executor,
+            max_minutes=clock.share(),
+        )
         mark = standing(rows, ladder[0], g)
         trial.set_user_attr("rejected", mark["rejected"])
         trial.set_user_attr("verdicts", _records(rows))
         return float(mark["value"])
 
-    run_trials(study, run, budget, n_jobs, progress, storage)
+    stages = 1 + (len(ladder) - 1) + 1 + comparing
+    timeout = clock.start(stages, budget - _finished(study))
+    run_trials(study, run, budget, n_jobs, progress, storage, timeout=timeout)
     seconds["screen"] = time.perf_counter() - t0
     trials = trials_table(study, checked)
     ok = trials["state"] == "COMPLETE"
@@ -340,16 +418,24 @@ def search(
             workers=workers,
             resume=resume,
             tables=tables,
+            max_minutes=clock.share(),
+            executor=executor,
         )
         stage = "top" if label == len(ladder) else f"rung {label}"
         seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - t
         games.extend(_provenance(config, tables, s, rules=name, rung=label))
         return rows[ROW]
 
+    candidates = {k: v for k, v in configs.items() if k != "original"}
+    alive = rung_sizes(len(candidates), len(ladder) - 1, eta)  # each rung's rule sets, at most
+    at_rung: list[int] = []
+
     def judge_at(name: str, config: Any, rung: Rung, r: int, s: int, a: float) -> Any:
+        if not at_rung or at_rung[-1] != r:  # a new rung: a new stage of the budget
+            at_rung.append(r)
+            clock.start(len(ladder) - 1 - r + 1 + comparing, 1 + alive[r])
         return play_rung(name, config, rung, r + 1, s, a)
 
-    candidates = {k: v for k, v in configs.items() if k != "original"}
     rung_table, final = halve(
         candidates,
         ladder[1:],
@@ -364,6 +450,7 @@ def search(
     if len(rung_table):
         rung_table["rung"] += 1
     a_top = alpha / max(1, len(final))
+    clock.start(1 + (comparing and bool(final)), 1 + len(final))
     top_frames = [
         play_rung(n, configs[n], top_rung, len(ladder), confirm_seed, a_top).assign(rules=n)
         for n in ["original", *final]
@@ -377,9 +464,10 @@ def search(
         and t["unit"].iloc[0] == top_rung.level
     ]
     t0 = time.perf_counter()
-    eff, compared = _compare_top(
+    clock.start(1, len(final))
+    eff, compared = compare_top(
         configs,
-        final if compare_games != 0 else [],
+        final if comparing else [],
         g,
         top_rung,
         mirror[0],
@@ -390,117 +478,18 @@ def search(
         resume=None if folder is None else folder / "runs",
         label=len(ladder),
         games=top_rung.games if compare_games is None else compare_games,
+        minutes=clock.share,
+        executor=executor,
     )
     seconds["compare"] = time.perf_counter() - t0
     combined = _combine(games + compared)
     rejected_at = None if final or not candidates else rejection_words(rung_table, g.name)
     rec = recommend(top_table, configs, top_rung, finalists=final, rejected_at=rejected_at)
     result = SearchResult(spec, trials, rung_table, top_table, eff, rec, configs, combined, seconds)
-    if folder is not None:
-        _store(folder, result)
-    return result
-
-
-def _records(rows: pd.DataFrame) -> list[dict[str, Any]]:
-    """Verdict rows as JSON-able records."""
-    out = json.loads(rows[ROW].to_json(orient="records"))
-    return list(out)
-
-
-def _combine(games: list[pd.DataFrame]) -> pd.DataFrame | None:
-    from gamelib.sim import combine
-
-    return combine(games) if games else None
-
-
-def _compare_top(
-    configs: Mapping[str, Any],
-    final: Sequence[str],
-    goal: Question,
-    top_rung: Rung,
-    original_mirror: pd.DataFrame,
-    *,
-    seed: int,
-    alpha: float,
-    beta: float,
-    workers: int | None,
-    resume: Path | None,
-    label: int,
-    games: int,
-) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
-    """Each finalist against the original at the top level by
-    :func:`gamelib.verdict.compare.compare`: the same deals under both rule sets, paired effect
-    verdicts on the goal's measure and on the stall rate, at the goal's margin."""
-    from gamelib.verdict.compare import Effect, compare
-
-    margin = float(goal.margin_value() or 0.05)
-    measures = [paired_measure(goal, original_mirror), "stall"]
-    frames, played = [], []
-    for name in final:
-        tables: dict[str, list[pd.DataFrame]] = {}
-        folder = None if resume is None else resume / _key("compare", name, seed, alpha)
-        rows = compare(
-            configs["original"],
-            configs[name],
-            [top_rung.level],
-            [Effect(m, margin) for m in measures],
-            change=changed(configs["original"], configs[name]),
-            alpha=alpha,
-            beta=beta,
-            max_games=games,
-            seed=seed,
-            workers=workers,
-            resume=folder,
-            progress=False,
-            tables=tables,
-        )
-        frames.append(rows[ROW].assign(rules=name, measure_name=measures))
-        for unit, (base_t, variant_t) in tables.items():
-            for rules, cfg, t in (
-                ("original", configs["original"], base_t),
-                (name, configs[name], variant_t),
-            ):
-                played += _provenance(
-                    cfg, {unit: [t]}, seed, rules=rules, rung=label, unit=f"compare {name}"
-                )
-    return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), played
-
-
-def _store(folder: Path, result: SearchResult) -> None:
-    from gamelib.sim import save
-
-    if result.games is not None:
-        save(_slim(result.games), folder / "games.parquet")
-    doc = {
-        "spec": result.spec,
-        "rungs": json.loads(result.rungs.to_json(orient="records")) if len(result.rungs) else [],
-        "top": json.loads(result.top.to_json(orient="records")),
-        "effects": json.loads(result.effects.to_json(orient="records"))
-        if len(result.effects)
-        else [],
-        "recommendation": {
-            "answer": result.recommendation.answer,
-            "rules": result.recommendation.rules,
-            "changes": result.recommendation.changes,
-            "level": result.recommendation.level,
-            "why": result.recommendation.why,
-        },
-        "configs": {k: config_to_json(v) for k, v in result.configs.items()},
-        "seconds": {k: round(v, 1) for k, v in result.seconds.items()},
-    }
-    (folder / "ladder.json").write_text(json.dumps(doc, indent=1) + "\n")
-    shutil.rmtree(folder / "runs", ignore_errors=True)
-
-
-#: the outcome columns a verdict reads (the rest of a run's row is dropped when stored)
-_OUTCOME = ("winner", "n_winners", "reason", "turns")
-
-
-def _slim(games: pd.DataFrame) -> pd.DataFrame:
-    from gamelib.sim import slim
-
-    cols = [*_OUTCOME, *(c for c in games.columns if c.startswith("win_"))]
-    return slim(games, [c for c in cols if c in games.columns])
+    if folder is None:
+        return result
+    _store(folder, result)
+    return load_search(folder)  # what a rerun reads back (its seconds rounded as stored)
 
 
 def load_search(folder: str | Path) -> SearchResult:
@@ -524,8 +513,19 @@ def load_search(folder: str | Path) -> SearchResult:
     top = pd.DataFrame(doc["top"])
     eff = pd.DataFrame(doc["effects"])
     rec = doc["recommendation"]
+    if "shown" in rec:
+        shown = bool(rec["shown"])
+    else:  # stored before it was kept: the rules named hold every verdict at the top, or not
+        named = rung_rows(top[top["rules"] == rec["rules"]], Rung.parse(spec["top"]))
+        shown = bool(len(named)) and bool((named["decision"] == "holds").all())
     recommendation = Recommendation(
-        rec["answer"], rec["rules"], configs[rec["rules"]], rec["changes"], rec["level"], rec["why"]
+        rec["answer"],
+        rec["rules"],
+        configs[rec["rules"]],
+        rec["changes"],
+        rec["level"],
+        rec["why"],
+        shown=shown,
     )
     games = load(path / "games.parquet") if (path / "games.parquet").is_file() else None
     return SearchResult(
@@ -608,8 +608,3 @@ def recheck_search(folder: str | Path, trials: int = 2, deals: int = 1) -> list[
             }
         )
     return out
-
-
-def seconds_text(seconds: Mapping[str, float]) -> str:
-    """The stages' run times in words (``screen 12 s, rung 1 80 s, top 410 s``)."""
-    return ", ".join(f"{k} {v:,.0f} s" for k, v in seconds.items())

@@ -24,6 +24,8 @@ __all__ = [
     "plot_trials",
     "rejection_words",
     "report_text",
+    "search_summary",
+    "seconds_text",
     "verdict_words",
 ]
 
@@ -216,3 +218,45 @@ def plot_ladder(long: pd.DataFrame, ax: Any = None, title: str | None = None) ->
     if title:
         ax.set_title(title)
     return ax
+
+
+def search_summary(result: Any) -> str:
+    """A multi-fidelity search (:class:`gamelib.tune.fidelity.SearchResult`) in plain words: the
+    ladder, the top's verdicts, the comparison with the original and the recommendation (every
+    number read from the rows)."""
+    spec = result.spec
+    done = int((result.trials["state"] == "COMPLETE").sum()) if len(result.trials) else 0
+    lines = [
+        f"{spec['game']}: goal {spec['goal']}, constraints {', '.join(spec['constraints'])}; "
+        f"screen {spec['screen']} ({len(result.trials)} trials, {done} complete)"
+    ]
+    for r, text in enumerate(spec["rungs"][1:], start=1):
+        at = result.rungs[(result.rungs["rung"] == r) & (result.rungs["rules"] != "original")]
+        promoted = sorted(set(at.loc[at["promoted"].astype(bool), "rules"]))
+        lines.append(
+            f"rung {r} {text}: {at['rules'].nunique()} judged, promoted: "
+            + (", ".join(promoted) or "none")
+        )
+    lines.append(f"top {spec['top']} on fresh deals (seed {spec['confirm_seed']}):")
+    for _, row in result.top.iterrows():
+        lines.append(f"  {row['rules']} at {row['level']}: {verdict_words(row)}")
+    for _, row in result.effects.iterrows():
+        lines.append(f"  {row['rules']} v original at {row['level']}: {verdict_words(row)}")
+    rec = result.recommendation
+    head = (
+        f"PRINT {rec.rules} ({rec.changes})"
+        if rec.answer == "print"
+        else "KEEP THE ORIGINAL"
+        if rec.shown
+        else "NO RULE SET SHOWN PRINTABLE (neither the original nor a tuned one holds every "
+        "verdict)"
+    )
+    lines.append(f"recommendation at {rec.level}: {head}")
+    lines += [f"  - {w}" for w in rec.why]
+    lines.append(f"seconds: {seconds_text(result.seconds)}")
+    return "\n".join(lines)
+
+
+def seconds_text(seconds: Mapping[str, float]) -> str:
+    """The stages' run times in words (``screen 12 s, rung 1 80 s, top 410 s``)."""
+    return ", ".join(f"{k} {v:,.0f} s" for k, v in seconds.items())

@@ -20,8 +20,11 @@ that distance plus one for each failed constraint.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +51,27 @@ QUESTION_HELP = (
     "solitaire's win rate), stalls:CEILING, length:LO..HI (median turns), skill:MARGIN (the "
     "rung's level beats its weaker level by MARGIN)"
 )
+
+#: the verdict row columns a search keeps (gamelib.verdict.COLUMNS)
+ROW = [
+    "level",
+    "question",
+    "decision",
+    "estimate",
+    "lo",
+    "hi",
+    "measure",
+    "claim",
+    "band_lo",
+    "band_hi",
+    "deals",
+    "games",
+    "margin",
+    "alpha",
+    "beta",
+    "more_deals",
+]
+
 
 #: the order a goal's decision ranks in
 _RANK = {HOLDS: 0, UNDECIDED: 1, FAILS: 2}
@@ -146,10 +170,15 @@ def judge(
     resume: str | Path | None = None,
     tables: dict[str, list[pd.DataFrame]] | None = None,
     quick: float = 0.25,
+    max_minutes: float | None = None,
+    executor: Any = None,
 ) -> pd.DataFrame:
     """The verdicts on ``config`` at ``rung``: :func:`gamelib.verdict.verdict` of the goal and
     the constraints at the rung's levels, at most ``rung.games`` games per unit, on ``seed``;
-    ``tables`` receives each unit's games (as in the verdict).
+    ``tables`` receives each unit's games (as in the verdict).  ``max_minutes``: the time
+    budget of both passes together (each verdict stops at its next look once its share is
+    spent, reported as its bounds stand: valid at any stopping time); ``executor``: a Dask
+    client or address, as in the verdict.
 
     A quick look first: the constraints alone, on the first ``quick`` of the budget.  When one
     of them fails there the rule set is rejected without the rest (a rule set that stalls in
@@ -160,7 +189,13 @@ def judge(
     constraint at the same look."""
     from gamelib.verdict import decide, verdict
 
-    def run(questions: list[Question], cap: int, into: dict[str, Any], at: Any) -> pd.DataFrame:
+    end = None if max_minutes is None else time.monotonic() + 60.0 * max_minutes
+
+    def run(
+        questions: list[Question], cap: int, into: dict[str, Any], at: Any, share: float = 1.0
+    ) -> pd.DataFrame:
+        # the pass's minutes: its share of what is left (never 0: a verdict takes one look)
+        left = None if end is None else max(1e-6, share * (end - time.monotonic()) / 60.0)
         return verdict(
             config,
             rung.levels(),
@@ -170,16 +205,19 @@ def judge(
             max_games=cap,
             seed=seed,
             workers=workers,
+            executor=executor,
             resume=at,
             progress=False,
             tables=into,
+            max_minutes=left,
         )
 
     asked = _asked(rung, goal, constraints)
     cap = int(rung.games * quick)
     if quick > 0 and len(asked) > 1 and cap >= 50:
         look: dict[str, list[pd.DataFrame]] = {}
-        first = run(asked[1:], cap, look, None if resume is None else Path(resume) / "quick")
+        at = None if resume is None else Path(resume) / "quick"
+        first = run(asked[1:], cap, look, at, share=quick)
         if (rung_rows(first, rung)["decision"] == FAILS).any():
             row = decide(look[rung.level], goal, alpha=alpha, beta=beta, level=rung.level)
             if tables is not None:
@@ -226,3 +264,58 @@ def standing(rows: pd.DataFrame, rung: Rung, goal: Question) -> dict[str, Any]:
         "value": distance + len(failed),
         "key": (rejected, len(undecided), _RANK[str(g["decision"])], distance),
     }
+
+
+def _questions(goal: Question | str, constraints: Sequence[Question | str]) -> tuple[Any, Any]:
+    g = parse_question(goal) if isinstance(goal, str) else goal
+    cs = [parse_question(c) if isinstance(c, str) else c for c in constraints]
+    if not isinstance(g, Fair | Target):
+        raise ConfigError(f"goal: {question_text(g)} is not a goal; give fair:MARGIN or target")
+    for c in cs:
+        if isinstance(c, Fair | Target):
+            raise ConfigError(f"constraint {question_text(c)}: the goal is asked already")
+    names = [c.name for c in cs]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"constraints: each question once, got {', '.join(names)}")
+    return g, cs
+
+
+def _rungs(rungs: Sequence[Rung | str], top: Rung | str) -> tuple[list[Rung], Rung]:
+    out = [Rung.parse(r) if isinstance(r, str) else r for r in rungs]
+    top_rung = Rung.parse(top) if isinstance(top, str) else top
+    if not out:
+        raise ConfigError("rungs: give at least the screen's rung, e.g. greedy=400")
+    return out, top_rung
+
+
+def _key(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _provenance(
+    config: Any, tables: Mapping[str, list[pd.DataFrame]], seed: int, **tags: Any
+) -> list[pd.DataFrame]:
+    """Each unit's games as a run table with the provenance simulate gives the same games
+    (deal i of a verdict's run is deal i of ``simulate(config, seats, n, seed, rotate)``)."""
+    from gamelib.sim import n_seats, run_spec
+
+    out = []
+    for unit, ts in tables.items():
+        for t in ts:
+            seats = [str(t[c].iloc[0]) for c in t.columns if c.startswith("player_")]
+            rotate = n_seats(config) > 1 and " v " in unit
+            deals = int(t["deal"].max()) + 1
+            run = t.copy()
+            for k, (col, v) in enumerate(
+                {"rules": tags["rules"], "rung": tags["rung"], "unit": unit}.items()
+            ):
+                run.insert(k, col, v)
+            run.attrs = {"provenance": run_spec(config, seats, deals, seed, rotate)}
+            out.append(run)
+    return out
+
+
+def _records(rows: pd.DataFrame) -> list[dict[str, Any]]:
+    """Verdict rows as JSON-able records."""
+    out = json.loads(rows[ROW].to_json(orient="records"))
+    return list(out)

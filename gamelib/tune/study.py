@@ -416,9 +416,10 @@ def run_trials(
     n_jobs: int,
     progress: bool,
     storage: str | Path | None,
+    timeout: float | None = None,
 ) -> None:
-    """Finish trials of ``run`` until ``budget`` have finished (those in the folder count);
-    Ctrl-C is a TuneError saying how many are kept."""
+    """Finish trials of ``run`` until ``budget`` have finished (those in the folder count),
+    starting none after ``timeout`` seconds; Ctrl-C is a TuneError saying how many are kept."""
     import optuna
 
     left = budget - _finished(study)
@@ -427,7 +428,9 @@ def run_trials(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            study.optimize(run, n_trials=left, n_jobs=n_jobs, show_progress_bar=progress)
+            study.optimize(
+                run, n_trials=left, n_jobs=n_jobs, timeout=timeout, show_progress_bar=progress
+            )
     except KeyboardInterrupt:
         kept = (
             f"{_finished(study)} of {budget} trials are kept in {storage}; rerun the same "
