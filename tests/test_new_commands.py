@@ -319,3 +319,54 @@ def test_a_killed_run_leaves_no_leaked_semaphore_note(tmp_path: Path) -> None:
     assert "leaked semaphore" not in err.read_text()
     again = subprocess.run(run, capture_output=True, text=True)
     assert again.returncode == 0 and "leaked" not in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--goal", "target:0.3:0.05"], "garner asks fair:MARGIN"),
+        (["--goal", "fair:0.05", "--alpha", "2"], "--alpha must lie between 0 and 0.5, got 2"),
+        (["--objective", "seat0", "-n", "50", "--beta", "0.7"], "--beta must lie between"),
+    ],
+)
+def test_a_rule_error_in_tune_is_one_line(extra: list[str], words: str) -> None:
+    ladder = (
+        ["--rung", "greedy=100", "--confirm-at", "greedy=200/random"] if "--goal" in extra else []
+    )
+    out = _cli(
+        "tune",
+        "garner",
+        "--setup",
+        "A",
+        "--space",
+        "rows=3..4",
+        "--budget",
+        "4",
+        "--seed",
+        "1",
+        "--no-progress",
+        *ladder,
+        *extra,
+    )
+    _one_line_error(out, words)
+
+
+def test_a_search_refuses_a_bad_alpha_before_its_first_trial() -> None:
+    from gamelib.core import ConfigError
+    from gamelib.tune import search
+    from gamelib.tune.spaces import SPACES
+
+    with pytest.raises(ConfigError, match=r"alpha must lie between 0 and 0\.5"):
+        search(
+            "garner",
+            SPACES["garner"](),
+            "fair:0.05",
+            [],
+            ["greedy=100"],
+            "greedy=200/random",
+            4,
+            1,
+            setup="A",
+            alpha=2,
+            progress=False,
+        )

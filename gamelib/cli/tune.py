@@ -146,6 +146,9 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     from gamelib.sim import check_output_path
     from gamelib.tune import parse_objective, parse_space, tune
 
+    for flag, value in (("--alpha", args.alpha), ("--beta", args.beta)):
+        if not 0 < value < 0.5:
+            raise CliError(f"{flag} must lie between 0 and 0.5, got {value:g}")
     if args.goal is not None:
         return _cmd_tune_ladder(args)
     if not args.objective:

@@ -226,6 +226,10 @@ def search_spec(
     if not _is_int(finalists) or finalists < 1:
         raise ConfigError(f"finalists must be a whole number ≥ 1, got {finalists!r}")
     check_minutes(max_minutes)
+    for what, v in (("alpha", alpha), ("beta", beta)):
+        # checked before the first trial: inside one, Optuna would log the error's traceback
+        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
+            raise ConfigError(f"{what} must lie between 0 and 0.5, got {v!r}")
     game, base, checked, g, cs, ladder, top_rung = _parts(
         game_or_config, setup, space, goal, constraints, rungs, top, printable
     )
