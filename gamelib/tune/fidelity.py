@@ -316,8 +316,9 @@ def search(
     (holds, fails, or undecided with the deals still needed: valid at any stopping time; a
     verdict takes at least its first look, so a tiny budget runs over).  ``cache``: ``True``
     (or a folder) takes the search from a finished one that answers the same spec
-    (:func:`find_search`: a stored one in data/results/, else the study cache's) and otherwise
-    runs it in the study cache (:func:`cache_folder`), so the same call reads it back.
+    (:func:`~gamelib.tune.halving.find_search`: a stored one in data/results/, else the study
+    cache's) and otherwise runs it in the study cache
+    (:func:`~gamelib.tune.halving.cache_folder`), so the same call reads it back.
     """
     spec = search_spec(
         game_or_config,
