@@ -80,12 +80,28 @@ _KEPT_PREFIXES = ("player_", "score_", "win_")
 def ipc_kernel_manager() -> type:
     """A Jupyter kernel manager whose kernel talks over IPC (sockets in the working folder)
     instead of TCP: the kernel then has no reason to print ipykernel's "Kernel is running over
-    TCP without encryption" warning into the user's terminal, and nothing listens on a port."""
+    TCP without encryption" warning into the user's terminal, and nothing listens on a port.
+
+    Each kernel's sockets live in a private temporary folder of their own, removed when the
+    kernel shuts down. jupyter_client's default names them ``kernel-ipc-N`` in the working
+    folder, where two kernels started at once (two papermill runs from one folder) pick the
+    same names and one client talks to the other's kernel ("Invalid Signature")."""
+    import shutil
+
     from jupyter_client.manager import AsyncKernelManager
     from traitlets import Unicode
 
     class IPCKernelManager(AsyncKernelManager):
         transport = Unicode("ipc")
+
+        def _ip_default(self) -> str:
+            return os.path.join(tempfile.mkdtemp(prefix="gamelib-kernel-"), "ipc")
+
+        async def cleanup_resources(self, restart: bool = False) -> None:  # type: ignore[override]
+            await super().cleanup_resources(restart=restart)
+            folder = os.path.dirname(self.ip)
+            if not restart and os.path.basename(folder).startswith("gamelib-kernel-"):
+                shutil.rmtree(folder, ignore_errors=True)
 
     return IPCKernelManager
 

@@ -52,6 +52,7 @@ def _matrix() -> dict[str, dict[str, Any]]:
 
 def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> dict[str, Any]:
     """One papermill run; returns its error (or None), the output notebook and the cache."""
+    out.parent.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GAMELIB_CACHE": str(cache)}
     args = [str(NOTEBOOKS / f"{stem}.ipynb"), str(out), json.dumps(parameters), str(NOTEBOOKS)]
     proc = subprocess.run(
