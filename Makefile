@@ -84,7 +84,7 @@ results: $(STAMP)
 	mkdir -p $(RESULTS_CACHE)/notebooks
 	@for nb in $(NOTEBOOKS); do \
 		echo "playing $$nb against an empty cache"; \
-		GAMELIB_CACHE=$(abspath $(RESULTS_CACHE)) GAMELIB_STORED=none $(BIN)/papermill -k python3 \
+		GAMELIB_CACHE=$(abspath $(RESULTS_CACHE)) GAMELIB_STORED=none $(BIN)/papermill --engine gamelib -k python3 \
 			--cwd notebooks "$$nb" $(RESULTS_CACHE)/$$nb -p MINUTES $(RESULTS_MINUTES) || exit 1; \
 	done
 	GAMELIB_CACHE=$(abspath $(RESULTS_CACHE)) $(BIN)/gamelib cache --pack data/results/studies

@@ -106,6 +106,29 @@ def ipc_kernel_manager() -> type:
     return IPCKernelManager
 
 
+def __getattr__(name: str) -> Any:
+    """``IPCEngine``, built on first use (so importing this module does not import papermill)."""
+    if name == "IPCEngine":
+        return _ipc_engine()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _ipc_engine() -> type:
+    """papermill's engine ``gamelib`` (``papermill --engine gamelib …``, registered by
+    gamelib's ``papermill.engine`` entry point): papermill's own nbclient engine with the
+    kernel over IPC (:func:`ipc_kernel_manager`), so a papermill run of a notebook prints no
+    "Kernel is running over TCP without encryption" warning into the terminal."""
+    from papermill.engines import NBClientEngine
+
+    class IPCEngine(NBClientEngine):  # type: ignore[misc]
+        @classmethod
+        def execute_managed_notebook(cls, nb_man: Any, kernel_name: Any, **kwargs: Any) -> Any:
+            kwargs.setdefault("kernel_manager_class", ipc_kernel_manager())
+            return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+
+    return IPCEngine
+
+
 def report(
     config: Any,
     levels: Sequence[str | Player],

@@ -245,6 +245,31 @@ def test_a_report_prints_no_kernel_noise(tmp_path: Path) -> None:
     assert (tmp_path / "r.html").stat().st_size > 0
 
 
+def test_papermill_with_gamelibs_engine_prints_no_kernel_noise(tmp_path: Path) -> None:
+    """``papermill --engine gamelib`` (the docs' and make results' way) runs the kernel over
+    IPC: no TCP warning, and no socket files left in the working folder."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
+    nb.cells = [nbformat.v4.new_code_cell("print(6 * 7)")]  # type: ignore[no-untyped-call]
+    nbformat.write(nb, tmp_path / "in.ipynb")  # type: ignore[no-untyped-call]
+    papermill = Path(sys.executable).with_name("papermill")
+    args = [str(papermill), "-k", "python3", "--no-progress-bar", "in.ipynb", "out.ipynb"]
+    out = subprocess.run(
+        [*args, "--engine", "gamelib"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert "without encryption" not in out.stderr + out.stdout
+    done = nbformat.read(tmp_path / "out.ipynb", as_version=4)  # type: ignore[no-untyped-call]
+    assert done.cells[0].outputs[0]["text"] == "42\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.ipynb", "out.ipynb"]
+    # the check can fail: papermill's default engine talks TCP and its kernel warns
+    plain = subprocess.run(
+        [*args[:-1], "plain.ipynb"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert plain.returncode == 0 and "without encryption" in plain.stderr
+
+
 def test_an_interrupted_cached_run_resumes_to_the_same_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
