@@ -1,19 +1,28 @@
-"""How long a small command-line run takes from start to finish: cold and warm (issue 21).
+"""How long a small command-line run takes from start to finish, cold and warm, beside
+OpenSpiel's tiny tic-tac-toe run (issues 21 and 33).
 
 For each game the small run ``gamelib simulate GAME … --players greedy -n 3 --seed 1
---no-progress`` runs in fresh processes: first with ``NUMBA_CACHE_DIR`` pointing at an empty
-folder — a cold start, which compiles everything the run calls (as a fresh clone did before
-``make install`` warmed the cache) and must say so on stderr first — then ``repeat`` times with
-that folder filled by the cold run — a warm start, which only loads.  ``python -c "import
-gamelib"`` is timed the same way.  Times are wall-clock seconds of the whole process; warm
-figures are medians.  The machine is shared, so the load average before and after is kept with
-the numbers.  Nothing is asserted; ``python -m bench.startup`` prints the rows (``--json FILE``
-also writes them), and ``make bench`` stores them under the report's ``"startup"`` key.
+--no-progress`` runs in fresh processes.  Cold: with ``NUMBA_CACHE_DIR`` pointing at an empty
+folder, so it compiles everything the run calls (as a fresh clone did before ``make install``
+warmed the cache) and must say so on stderr first.  Warm: ``repeat`` rounds, each starting every
+game's run once (with the cache the cold run filled, or with ``--no-cold`` the installed cache
+``make install`` warmed, after one untimed run) and, in the same round, OpenSpiel's tiny run:
+three seeded random games of tic-tac-toe in a fresh ``python`` — its pure-Python
+``python_tic_tac_toe`` (the project's bar, as in ``bench/openspiel_speed.py``) and its C++
+``tic_tac_toe``.  The runs of a round follow each other, so a busy spell of the shared machine
+falls on all of them: each game's warm figure is the median over the rounds, and its ratio is
+that median ÷ the OpenSpiel run's median (``vs_*``), beside the median of the rounds' own
+ratios (``paired_vs_*``).  ``python -c "import gamelib"`` is timed the same way.  Times are
+wall-clock seconds of the whole process; the load average before and after is kept with the
+numbers.  Nothing is asserted; ``python -m bench.startup`` prints the rows and writes them to
+``bench/results/startup.json`` (``--json FILE`` elsewhere), and ``make bench`` stores them under
+the report's ``"startup"`` key.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -34,8 +43,34 @@ SMALL_RUNS = {
 }
 SMALL_RUN_TAIL = ["-n", "3", "--seed", "1", "--no-progress"]
 
+#: OpenSpiel's tiny run: three seeded random games of tic-tac-toe in a fresh process, printed
+OPENSPIEL_RUN = """
+import random
+import pyspiel
+{register}
+game = pyspiel.load_game({name!r})
+for seed in (1, 2, 3):
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    print(seed, state.returns())
+"""
+OPENSPIEL_RUNS = {
+    # the pure-Python game (its module registers it; the project's bar since issue 23)
+    "python_tic_tac_toe": OPENSPIEL_RUN.format(
+        register="from open_spiel.python.games import tic_tac_toe  # noqa: F401",
+        name="python_tic_tac_toe",
+    ),
+    "tic_tac_toe": OPENSPIEL_RUN.format(register="", name="tic_tac_toe"),  # C++
+}
+#: the OpenSpiel run issue 33's goal (≤ 3× in one script) is measured against
+BAR = "python_tic_tac_toe"
+
 #: what a cold run must print before it compiles (gamelib.warm.note_if_cold)
 NOTE = "gamelib: note: compiling the"
+
+DEFAULT_JSON = Path(__file__).parent / "results" / "startup.json"
 
 
 def _timed(args: Sequence[str], cache: str | None) -> tuple[float, float, str]:
@@ -62,10 +97,26 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def _has_openspiel() -> bool:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import pyspiel"], capture_output=True, check=False
+    )
+    return probe.returncode == 0
+
+
+def _median(xs: Sequence[float]) -> float:
+    return round(statistics.median(xs), 3)
+
+
 def startup_rows(
-    games: Sequence[str] | None = None, repeat: int = 5, cold: bool = True
+    games: Sequence[str] | None = None,
+    repeat: int = 15,
+    cold: bool = True,
+    openspiel: bool = True,
 ) -> dict[str, Any]:
-    """Cold and warm start of each game's small run (and of ``import gamelib``), in seconds."""
+    """Cold and warm start of each game's small run, of ``import gamelib`` and of OpenSpiel's
+    tiny runs (interleaved, ``repeat`` rounds), in seconds, with each game's warm ratios."""
+    games = list(games or SMALL_RUNS)
     out: dict[str, Any] = {
         "command": "python -m gamelib simulate GAME ... " + " ".join(SMALL_RUN_TAIL),
         "repeat": repeat,
@@ -73,48 +124,90 @@ def startup_rows(
         "cpus": os.cpu_count(),
         "load_before": _load(),
     }
-    imports = [_timed(["-c", "import gamelib"], None) for _ in range(repeat)]
-    runs = [round(s, 3) for s, _, _ in imports]
-    out["import_gamelib_s"] = round(statistics.median(runs), 3)
-    out["import_gamelib_cpu_s"] = round(statistics.median(c for _, c, _ in imports), 3)
-    out["import_gamelib_runs"] = runs
-    print(
-        f"import gamelib: {out['import_gamelib_s']} s, CPU {out['import_gamelib_cpu_s']} s "
-        f"(medians of {repeat}: {runs})",
-        flush=True,
-    )
-    rows: dict[str, Any] = {}
-    for game in games or list(SMALL_RUNS):
-        args = ["-m", "gamelib", *SMALL_RUNS[game], *SMALL_RUN_TAIL]
-        row: dict[str, Any] = {"args": " ".join(args[2:])}
-        with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+    peers = dict(OPENSPIEL_RUNS) if openspiel and _has_openspiel() else {}
+    if openspiel and not peers:
+        print("OpenSpiel is not installed (make bench installs it): no ratios", flush=True)
+    rows: dict[str, Any] = {g: {"args": " ".join(SMALL_RUNS[g] + SMALL_RUN_TAIL)} for g in games}
+    with contextlib.ExitStack() as stack:
+        caches: dict[str, str | None] = {}
+        for game in games:
+            args = ["-m", "gamelib", *SMALL_RUNS[game], *SMALL_RUN_TAIL]
+            row = rows[game]
             if cold:
+                cache = stack.enter_context(tempfile.TemporaryDirectory(prefix="numba-cache-"))
                 seconds, cpu, err = _timed(args, cache)
                 row["cold_s"] = round(seconds, 2)
                 row["cold_cpu_s"] = round(cpu, 2)
                 row["cold_note"] = NOTE in err
                 row["cold_cache_files"] = sum(len(f) for _, _, f in os.walk(cache))
+                print(
+                    f"{game}: cold {row['cold_s']} s, CPU {row['cold_cpu_s']} s "
+                    f"({'note printed' if row['cold_note'] else 'NO NOTE'}, "
+                    f"{row['cold_cache_files']} cache files written)",
+                    flush=True,
+                )
+                caches[game] = cache
             else:
-                _timed(args, cache)  # fill the cache, untimed
-            warm = [_timed(args, cache) for _ in range(repeat)]
-        row["warm_s"] = round(statistics.median(s for s, _, _ in warm), 3)
-        row["warm_cpu_s"] = round(statistics.median(c for _, c, _ in warm), 3)
-        row["warm_runs"] = [round(s, 3) for s, _, _ in warm]
-        row["warm_note"] = any(NOTE in err for _, _, err in warm)
-        rows[game] = row
-        cold_text = (
-            f"cold {row['cold_s']} s, CPU {row['cold_cpu_s']} s "
-            f"({'note printed' if row['cold_note'] else 'NO NOTE'}, "
-            f"{row['cold_cache_files']} cache files written); "
-            if cold
-            else ""
-        )
+                caches[game] = None  # the installed cache (make install warmed it)
+                _timed(args, None)  # untimed: the page cache and a stale index settle here
+        for script in peers.values():
+            _timed(["-c", script], None)  # untimed, as the games' first runs
+        # one round: every case once, back to back, so a busy spell falls on all of them
+        cases: dict[str, tuple[list[str], str | None]] = {
+            "import gamelib": (["-c", "import gamelib"], None),
+            **{f"openspiel {name}": (["-c", script], None) for name, script in peers.items()},
+            **{
+                game: (["-m", "gamelib", *SMALL_RUNS[game], *SMALL_RUN_TAIL], caches[game])
+                for game in games
+            },
+        }
+        times: dict[str, list[tuple[float, float, str]]] = {case: [] for case in cases}
+        for _ in range(repeat):
+            for case, (args, cache) in cases.items():
+                times[case].append(_timed(args, cache))
+    wall = {case: [round(s, 3) for s, _, _ in runs] for case, runs in times.items()}
+    imports = times["import gamelib"]
+    out["import_gamelib_s"] = _median(wall["import gamelib"])
+    out["import_gamelib_cpu_s"] = _median([c for _, c, _ in imports])
+    out["import_gamelib_runs"] = wall["import gamelib"]
+    print(
+        f"import gamelib: {out['import_gamelib_s']} s, CPU {out['import_gamelib_cpu_s']} s "
+        f"(medians of {repeat})",
+        flush=True,
+    )
+    out["openspiel"] = {}
+    for name in peers:
+        runs = times[f"openspiel {name}"]
+        out["openspiel"][name] = {
+            "warm_s": _median(wall[f"openspiel {name}"]),
+            "warm_cpu_s": _median([c for _, c, _ in runs]),
+            "warm_runs": wall[f"openspiel {name}"],
+        }
         print(
-            f"{game}: {cold_text}warm {row['warm_s']} s, CPU {row['warm_cpu_s']} s (medians of "
-            f"{repeat}: {row['warm_runs']}"
-            f"{'; a warm run printed the note!' if row['warm_note'] else ''})",
+            f"OpenSpiel {name} (3 random games): {out['openspiel'][name]['warm_s']} s, "
+            f"CPU {out['openspiel'][name]['warm_cpu_s']} s (medians of {repeat})",
             flush=True,
         )
+    for game in games:
+        row, runs = rows[game], times[game]
+        row["warm_s"] = _median(wall[game])
+        row["warm_cpu_s"] = _median([c for _, c, _ in runs])
+        row["warm_runs"] = wall[game]
+        row["warm_note"] = any(NOTE in err for _, _, err in runs)
+        ratios = []
+        for name in peers:
+            theirs = wall[f"openspiel {name}"]
+            row[f"vs_{name}"] = round(row["warm_s"] / statistics.median(theirs), 2)
+            paired = [a / b for a, b in zip(wall[game], theirs, strict=True)]
+            row[f"paired_vs_{name}"] = round(statistics.median(paired), 2)
+            ratios.append(f"{row[f'vs_{name}']}× {name} (paired {row[f'paired_vs_{name}']}×)")
+        print(
+            f"{game}: warm {row['warm_s']} s, CPU {row['warm_cpu_s']} s (medians of {repeat})"
+            + (f"; {', '.join(ratios)}" if ratios else "")
+            + ("; a warm run printed the note!" if row["warm_note"] else ""),
+            flush=True,
+        )
+    out["bar"] = BAR if peers else None
     out["games"] = rows
     out["load_after"] = _load()
     print(f"load average before {out['load_before']}, after {out['load_after']}")
@@ -122,21 +215,28 @@ def startup_rows(
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m bench.startup [--repeat N] [--games G,…] [--no-cold] [--json FILE]``."""
+    """``python -m bench.startup [--repeat N] [--games G,…] [--no-cold] [--no-openspiel]
+    [--json FILE]``."""
     parser = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__)
-    parser.add_argument("--repeat", type=int, default=5, help="warm runs per game (default 5)")
+    parser.add_argument("--repeat", type=int, default=15, help="warm rounds (default 15)")
     parser.add_argument("--games", default=",".join(SMALL_RUNS), help="comma-separated games")
-    parser.add_argument("--no-cold", action="store_true", help="skip the cold starts")
-    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument(
+        "--no-cold", action="store_true", help="skip the cold starts (warm: the installed cache)"
+    )
+    parser.add_argument("--no-openspiel", action="store_true", help="no OpenSpiel runs")
+    parser.add_argument(
+        "--json", type=Path, default=DEFAULT_JSON, help=f"write the rows here ({DEFAULT_JSON})"
+    )
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = sorted(set(games) - set(SMALL_RUNS))
     if unknown:
         parser.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(SMALL_RUNS)}")
-    result = startup_rows(games, repeat=args.repeat, cold=not args.no_cold)
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-        print(f"written: {args.json}")
+    result = startup_rows(
+        games, repeat=args.repeat, cold=not args.no_cold, openspiel=not args.no_openspiel
+    )
+    args.json.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"written: {args.json}")
     return result
 
 

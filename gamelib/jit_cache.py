@@ -11,6 +11,12 @@ or through those modules (found by reading their ``import`` statements, not by r
 and when the hash differs from the one recorded beside the cache, it empties the cache index of
 every jitted function defined in the module before any of them is loaded — they compile afresh
 and are cached with the new hash.  An edit is then slow once, never wrong.
+
+Reading the import statements means parsing every file (a tenth of a second on each start of a
+compiled game, issue 33), so the stamp also lists the files the module reached and a hash of each
+one's bytes, the module itself included: when every one of them still hashes as recorded, the
+imports read from them are the same, so are the dependencies and their hash, and nothing is
+parsed.
 """
 
 from __future__ import annotations
@@ -100,20 +106,44 @@ def guard(namespace: dict[str, Any]) -> bool:
     ]
     if not own:
         return False
-    digest = source_hash(name, path)
     stamp = Path(own[0]._cache._cache_path) / f"{name}.deps-sha256"
     try:
-        if stamp.read_text(encoding="utf-8").strip() == digest:
-            return False
+        recorded = stamp.read_text(encoding="utf-8").split("\n")
     except OSError:
-        pass
-    for dispatcher in own:
-        dispatcher._cache.flush()  # an empty index: the next call compiles and caches again
+        recorded = []
+    _, root = _package(name, path)
+    if _unchanged(recorded[1:], root):
+        return False  # the files the hash was made from are as they were: so is the hash
+    digest = source_hash(name, path)
+    if recorded and recorded[0].strip() == digest:
+        flushed = False
+    else:
+        for dispatcher in own:
+            dispatcher._cache.flush()  # an empty index: the next call compiles and caches again
+        flushed = True
+    files = [Path(path).resolve(), *dependencies(name, path)]
+    lines = [digest, *(f"{_file_hash(f)} {f.relative_to(root).as_posix()}" for f in files)]
     try:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_name(stamp.name + f".{os.getpid()}.partial")
-        tmp.write_text(digest + "\n", encoding="utf-8")
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(tmp, stamp)
     except OSError:  # a read-only cache folder: numba will not write there either
         pass
-    return True
+    return flushed
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _unchanged(listed: list[str], root: Path) -> bool:
+    """Whether every file a stamp lists (``HASH PATH`` lines after the digest; the module's
+    own file first) still hashes as recorded.  An old stamp lists none: not known."""
+    entries = [line.split(" ", 1) for line in listed if line.strip()]
+    if not entries:
+        return False
+    try:
+        return all(len(e) == 2 and _file_hash(root / e[1]) == e[0] for e in entries)
+    except OSError:  # a file gone: its importer changed too, or will fail on import
+        return False

@@ -208,12 +208,33 @@ def test_a_long_run_moves_to_workers_with_the_same_table(
     pd_testing.assert_frame_equal(here, moved)
 
 
+#: what a small command-line run must not import (issue 33): pandas (and pyarrow under it),
+#: scipy's statistics, statsmodels and the other heavy libraries.  numba itself imports
+#: scipy.linalg (its BLAS check), so scipy.linalg is not in the list.
+HEAVY = (
+    "pandas",
+    "pyarrow",
+    "scipy.stats",
+    "statsmodels",
+    "optuna",
+    "matplotlib",
+    "seaborn",
+    "dask",
+    "tqdm",
+    "pyspiel",
+)
+
+
+def _imported_by(script: str) -> Any:
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
 def test_import_gamelib_and_a_small_run_load_only_what_they_need() -> None:
     script = textwrap.dedent(
-        """
+        f"""
         import json, sys
-        heavy = ("numpy", "pandas", "numba", "scipy.stats", "statsmodels", "optuna",
-                 "matplotlib", "dask", "pyspiel", "gamelib.garner.search")
+        heavy = ("numpy", "numba", "gamelib.garner.search", *{HEAVY!r})
         import gamelib
         after_import = [m for m in heavy if m in sys.modules]
         from gamelib import play_game, GAMES  # the public names still import
@@ -225,11 +246,58 @@ def test_import_gamelib_and_a_small_run_load_only_what_they_need() -> None:
         print(json.dumps([after_import, after_run, kernels]))
         """
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    after_import, after_run, kernels = json.loads(out.stdout.splitlines()[-1])
+    after_import, after_run, kernels = _imported_by(script)
     assert after_import == []
-    assert sorted(after_run) == ["numba", "numpy", "pandas"]
+    assert sorted(after_run) == ["numba", "numpy"]
     assert kernels == ["gamelib.garner.kernel", "gamelib.garner.kernel_players"]
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        ["gargon", "--setup", "4p", "--players", "greedy", "--rotate-seats"],
+        ["deck_the_yard", "--players", "greedy", "--records", "{tmp}/games.jsonl"],
+        ["garner", "--setup", "A", "--players", "mcts:4,greedy", "--engine", "python"],
+    ],
+    ids=["gargon", "deck_the_yard-records", "garner-reference-engine"],
+)
+def test_a_small_run_that_keeps_no_table_imports_no_heavy_library(
+    run: list[str], tmp_path: Path
+) -> None:
+    argv = ["simulate", *(a.replace("{tmp}", str(tmp_path)) for a in run)]
+    argv += ["-n", "3", "--seed", "1", "--no-progress"]
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        from gamelib.cli import main
+        assert main({argv!r}) == 0
+        print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
+        """
+    )
+    assert _imported_by(script) == []
+
+
+def test_a_run_that_writes_its_table_still_makes_it_with_pandas(tmp_path: Path) -> None:
+    # the table path is the one the summary-only path must agree with: both print the same
+    out = tmp_path / "t.parquet"
+    base = ["simulate", "garner", "--setup", "A", "--players", "greedy,random", "-n", "6"]
+    base += ["--seed", "4", "--rotate-seats", "--no-progress"]
+    script = textwrap.dedent(
+        f"""
+        import contextlib, io, json, sys
+        from gamelib.cli import main
+        printed = []
+        for extra in ([], ["--out", {str(out)!r}]):
+            with contextlib.redirect_stdout(io.StringIO()) as text:
+                assert main({base!r} + extra) == 0
+            printed.append(text.getvalue())
+        print(json.dumps([printed, "pandas" in sys.modules]))
+        """
+    )
+    (summary, with_table), pandas_loaded = _imported_by(script)
+    assert pandas_loaded
+    assert with_table == summary + f"table: {out}\n"
+    assert "greedy" in summary and "seat 1" in summary
 
 
 def test_make_install_warms_the_engines() -> None:
@@ -253,3 +321,32 @@ def test_wilson_equals_statsmodels() -> None:
                 lo, hi = proportion_confint(k, n, alpha=1 - level, method="wilson")
                 mine = wilson(k, n, level)
                 assert abs(mine[0] - lo) < 1e-12 and abs(mine[1] - hi) < 1e-12, (k, n, level)
+
+
+@pytest.mark.parametrize(
+    ("game", "setup", "players", "engine"),
+    [
+        ("garner", "A", ["greedy", "random"], "auto"),
+        ("garner", "A", ["greedy", "random"], "python"),
+        ("gargon", "3p", ["greedy", "random", "greedy"], "auto"),
+        ("deck_the_yard", None, ["random"], "auto"),
+    ],
+)
+def test_a_summary_run_holds_the_tables_summary_columns(
+    game: str, setup: str | None, players: list[str], engine: str
+) -> None:
+    cfg = GAMES[game].config(setup)
+    kw: dict[str, Any] = {"rotate_seats": len(players) > 1, "engine": engine, "progress": False}
+    table = sim.simulate(cfg, players, 7, 5, chunk_size=3, **kw)
+    summary = sim.simulate_summary(cfg, players, 7, 5, chunk_size=3, **kw)
+    wanted = [c for c in table.columns if sim.chunks.SUMMARY.fullmatch(c)]
+    assert sorted(summary.columns) == sorted(wanted)
+    assert summary.columns == {c: table[c].astype(object).tolist() for c in wanted}
+    assert len(summary) == len(table)
+    from gamelib.stats import win_rates
+    from gamelib.stats.rates import win_rate_rows
+
+    for by in ("player", "seat"):
+        rows, draw = win_rate_rows(summary.columns, by)
+        assert win_rates(table, by).to_dict("records") == rows
+        assert win_rates(table, by).attrs["draw_rate"] == draw

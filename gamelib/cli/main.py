@@ -16,7 +16,7 @@ import argparse
 import functools
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamelib.cli.args import _OneLineParser, path_arg
@@ -43,22 +43,46 @@ from gamelib.registry import GAMES
 from gamelib.version import __version__
 
 
-def _per_game(command: argparse.ArgumentParser, each: str, add_flags: Any) -> None:
+def _per_game(
+    command: argparse.ArgumentParser,
+    each: str,
+    add_flags: Any,
+    reached: Callable[[str], bool] = lambda game: True,
+) -> None:
     """Give ``command`` one sub-command per game (``each``: its help, ``{game}`` its name), each
-    with the flags ``add_flags(parser, game)`` adds."""
+    with the flags ``add_flags(parser, game)`` adds (only for the games ``reached``)."""
     games = command.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in GAMES.values():
-        add_flags(games.add_parser(game.name, help=each.format(game=game.name)), game)
+        parser = games.add_parser(game.name, help=each.format(game=game.name))
+        if reached(game.name):
+            add_flags(parser, game)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argparse parser of the whole command line."""
+#: the commands whose second word is a game
+PER_GAME = ("simulate", "sweep", "ladder", "tune", "verdict", "report", "compare")
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argparse parser of the whole command line.  With ``argv``, the flags of the
+    commands and games that command line does not name are left out (every command and game
+    is still there, with its help line): a run builds one game's flags of one command, not
+    every game's of every command."""
+    words = list(argv or [])
+    named = words[0] if words and words[0] in PER_GAME else None
+    game = words[1] if named and len(words) > 1 and words[1] in GAMES else None
+
+    def reached(command: str) -> Callable[[str], bool]:
+        if argv is None or named is None:
+            return lambda name: True
+        return lambda name: command == named and game in (None, name)
+
     parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"gamelib {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play many seeded games into a results table")
-    _per_game(sim, "simulate {game}", functools.partial(_add_run_flags, sweep=False))
+    run_flags = functools.partial(_add_run_flags, sweep=False)
+    _per_game(sim, "simulate {game}", run_flags, reached("simulate"))
 
     swp = sub.add_parser(
         "sweep",
@@ -66,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rule flags take alternatives separated by commas (tuple fields such as "
         "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
     )
-    _per_game(swp, "sweep {game} rule variants", functools.partial(_add_run_flags, sweep=True))
+    sweep_flags = functools.partial(_add_run_flags, sweep=True)
+    _per_game(swp, "sweep {game} rule variants", sweep_flags, reached("sweep"))
 
     lad = sub.add_parser(
         "ladder",
@@ -75,9 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
         "matchup matrix and the first player's rate with 95%% intervals clustered by deal, and "
         "openskill ratings (see gamelib.ladder).",
     )
-    _per_game(lad, "a skill ladder of {game} players", _add_ladder_flags)
+    _per_game(lad, "a skill ladder of {game} players", _add_ladder_flags, reached("ladder"))
 
-    _add_tune_parser(sub)
+    _add_tune_parser(sub, reached("tune"))
 
     ver = sub.add_parser(
         "verdict",
@@ -86,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
         "calling fair rules unfair (see docs/guide/verdicts.md).",
     )
-    _per_game(ver, "balance verdicts for {game}", _add_verdict_flags)
+    _per_game(ver, "balance verdicts for {game}", _add_verdict_flags, reached("verdict"))
 
     rpt = sub.add_parser(
         "report",
@@ -95,9 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
         "notebook (papermill) to one HTML file without code: the verdict table across the "
         "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
     )
-    _per_game(
-        rpt, "a balance report for {game}", functools.partial(_add_verdict_flags, report=True)
-    )
+    report_flags = functools.partial(_add_verdict_flags, report=True)
+    _per_game(rpt, "a balance report for {game}", report_flags, reached("report"))
 
     cmp = sub.add_parser(
         "compare",
@@ -108,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
         "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
     )
-    _per_game(cmp, "compare two {game} rule sets", _add_compare_flags)
+    _per_game(cmp, "compare two {game} rule sets", _add_compare_flags, reached("compare"))
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=path_arg)
@@ -153,9 +177,10 @@ def _name_guide_pages(sub: argparse._SubParsersAction[Any]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.argv = list(argv) if argv is not None else sys.argv[1:]
+    words = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser(words)  # the flags this command line can reach
+    args = parser.parse_args(words)
+    args.argv = words
     if getattr(args, "seed", 0) is None:
         # no --seed: draw one from the OS's entropy (as numpy's default_rng() does), say it
         # first and keep it in the command line a table or report stores, so the run repeats

@@ -153,7 +153,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from gamelib.sim import clear_resume, result_columns, save, simulate, simulate_to
+    from gamelib.sim import (
+        clear_resume,
+        result_columns,
+        save,
+        simulate,
+        simulate_summary,
+        simulate_to,
+    )
 
     _check_run_args(args)
     config = _config_from_args(args)
@@ -171,41 +178,46 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "engine": args.engine,
         "_names": FLAGS,
     }
+    table: Any
     if args.out is not None and resume is not None and not args.cache:
         # written chunk by chunk from the resume folder: memory does not grow with -n
         columns = [c.strip() for c in args.columns.split(",")] if args.columns else None
         table = simulate_to(
             args.out, config, players, args.games, args.seed, columns=columns, **run
         )
+    elif args.out is None and resume is None and not args.cache:
+        # no table kept: the same games into the few columns the summary prints, as plain
+        # lists (a small run starts without pandas)
+        table = simulate_summary(config, players, args.games, args.seed, **run).columns
     else:
         table = simulate(config, players, args.games, args.seed, cache=args.cache, **run)
         if args.out is not None:
             save(_slimmed(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
-    from gamelib.stats import win_rates  # scipy and statsmodels: only once there is a table
+    from gamelib.stats.rates import win_rate_rows  # no pandas, scipy or statsmodels
 
-    rates = win_rates(table, by="player")
-    seats = win_rates(table, by="seat")
+    rates, (d, lo, hi) = win_rate_rows(table, by="player")
+    seats, _ = win_rate_rows(table, by="seat")
+    turns = table["turns"]
     label = args.setup or getattr(config, "setup", None) or "default rules"
     n_players = getattr(config, "n_players", None)
     if not args.setup and n_players is not None:
         label = f"{n_players} players"
-    print(f"{args.game} ({label}), {len(table)} games")
-    for _, r in rates.iterrows():
+    print(f"{args.game} ({label}), {len(turns)} games")
+    for r in rates:
         print(
             f"  {r['player']:<12} wins {r['win_rate']:.3f}  95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
             f"  ({r['wins']}/{r['games']})"
         )
-    d, lo, hi = rates.attrs["draw_rate"]
     if len(seats) > 1:
-        for _, r in seats.iterrows():
+        for r in seats:
             print(
                 f"  seat {int(r['seat']):<7} wins {r['win_rate']:.3f}  "
                 f"95% CI [{r['lo']:.3f}, {r['hi']:.3f}]"
             )
         print(f"  no sole win  {d:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  (draws and shared wins)")
-    print(f"  mean turns   {table['turns'].mean():.1f}")
+    print(f"  mean turns   {sum(turns) / len(turns):.1f}")
     if args.out is not None:
         print(f"table: {args.out}")
     if args.records is not None:

@@ -5,6 +5,7 @@ confirmation up the ladder (guide: docs/guide/tune.md).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from gamelib.cli.args import (
@@ -35,7 +36,8 @@ class _TuneParser(_OneLineParser):
         return super().format_help()
 
 
-def _add_tune_parser(sub: Any) -> None:
+def _add_tune_parser(sub: Any, reached: Callable[[str], bool] = lambda game: True) -> None:
+    """``tune``, with a sub-command per game (the flags only for the games ``reached``)."""
     tun = sub.add_parser(
         "tune",
         help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
@@ -49,6 +51,8 @@ def _add_tune_parser(sub: Any) -> None:
     games = tun.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_TuneParser)
     for game in GAMES.values():
         g = games.add_parser(game.name, help=f"tune {game.name} rules")
+        if not reached(game.name):
+            continue
         g.add_argument("--setup", default=None, help=f"the base rules: {', '.join(game.setups)}")
         g.add_argument(
             "--space",

@@ -13,11 +13,17 @@ names the value and the fix.  Finished chunks kept in a ``resume`` folder surviv
 The package has six rooms, each importing only the ones listed before it:
 
 - :mod:`gamelib.sim.checks` — checking arguments before any work (paths, executors, columns);
-- :mod:`gamelib.sim.chunks` — one chunk of games into rows, a table's columns, a run's spec;
+- :mod:`gamelib.sim.chunks` — one chunk of games into rows (or only its summary columns), a
+  table's columns, a run's spec;
 - :mod:`gamelib.sim.results` — the results table: save, load, slim, combine, ``results_dir``;
 - :mod:`gamelib.sim.store` — the resume folder of finished chunks;
 - :mod:`gamelib.sim.executors` — where chunks run (in process, worker processes, Dask);
-- :mod:`gamelib.sim.run` — the entry points :func:`simulate`, :func:`simulate_to`, :func:`sweep`.
+- :mod:`gamelib.sim.run` — the entry points :func:`simulate`, :func:`simulate_to`, :func:`sweep`
+  and :func:`simulate_summary`.
+
+pandas is imported once a table is made: :func:`simulate_summary` plays the same games into the
+few columns a summary needs, as plain lists (what ``gamelib simulate`` prints when it writes no
+table).
 
 Every name is importable from :mod:`gamelib.sim` as before the split.  To change what a run
 does in a test, patch the room that uses a name (``gamelib.sim.chunks.run_chunk``,
@@ -35,6 +41,7 @@ from gamelib.sim.checks import (
 )
 from gamelib.sim.chunks import (
     PROVENANCE,
+    Summary,
     config_columns,
     game_of,
     n_seats,
@@ -55,6 +62,7 @@ from gamelib.sim.results import combine, load, results_dir, save, slim
 from gamelib.sim.run import (
     SimulationInterrupted,
     simulate,
+    simulate_summary,
     simulate_to,
     sweep,
 )
@@ -66,6 +74,7 @@ __all__ = [
     "ResultsError",
     "ResumeError",
     "SimulationInterrupted",
+    "Summary",
     "cache_size",
     "check_columns",
     "check_output_path",
@@ -89,6 +98,7 @@ __all__ = [
     "save",
     "seating",
     "simulate",
+    "simulate_summary",
     "simulate_to",
     "slim",
     "sweep",

@@ -2,7 +2,8 @@
 columns a table has, and the provenance that fixes a run (its spec, key and fingerprint).
 
 ``run_chunk`` is the unit of work a worker gets; it stays a module-level function so it pickles
-for process pools and Dask.
+for process pools and Dask.  pandas is imported by the chunks that make a table: a chunk asked
+for its summary only (:class:`Summary`, what the command line prints) is plain lists.
 """
 
 from __future__ import annotations
@@ -11,19 +12,50 @@ import dataclasses
 import hashlib
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from gamelib.core import ConfigError, Game, Player, config_to_json, game_seeds
 from gamelib.records import compiled_core, engine_for, from_compiled, play_game
 from gamelib.registry import GAMES
 from gamelib.version import __version__
 
+if TYPE_CHECKING:  # pandas: imported by the chunks that make a table
+    import pandas as pd
+
 #: columns every table starts with, in this order (config fields and outcome columns follow)
 PROVENANCE = ["game", "gamelib_version", "game_index", "deal", "rotation", "seed"]
+
+#: the columns a run's summary needs (each seat's player, who won, how many won, turns)
+SUMMARY = re.compile(r"player_\d+|winner|winner_player|n_winners|turns")
+
+
+@dataclasses.dataclass
+class Summary:
+    """The summary columns (:data:`SUMMARY`) of some games as plain lists, in table order: what
+    a run makes when only its summary is wanted, without pandas (the command line's small runs).
+    ``len()`` is the number of games."""
+
+    columns: dict[str, list[Any]]
+
+    def __len__(self) -> int:
+        return len(self.columns["turns"])
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[Mapping[str, Any]]) -> Summary:
+        """The summary columns of table rows (dicts, all with the same keys)."""
+        names = [c for c in rows[0] if SUMMARY.fullmatch(c)] if rows else ["turns"]
+        return cls({c: [row[c] for row in rows] for c in names})
+
+    @classmethod
+    def joined(cls, parts: Sequence[Summary]) -> Summary:
+        """The parts one after the other."""
+        if not parts:
+            return cls({"turns": []})
+        return cls({c: [v for p in parts for v in p.columns[c]] for c in parts[0].columns})
 
 
 def game_of(config: Any) -> Game:
@@ -71,17 +103,22 @@ def run_chunk(
     rotate_seats: bool,
     records: bool = False,
     engine: str = "auto",
-) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    summary: bool = False,
+) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
     """Play deals ``start … stop-1`` of a run (seeds derived here); the unit of work a worker
     gets.  A line-up of built-in players with compiled versions plays in the game's compiled
-    core, a whole chunk per call (see :func:`gamelib.records.engine_for`)."""
+    core, a whole chunk per call (see :func:`gamelib.records.engine_for`).  ``summary``: only
+    the summary columns, as a :class:`Summary` (the same values as the table's), not a
+    DataFrame."""
     game = game_of(config)
     n_seats = len(players)
     rotations = range(n_seats) if rotate_seats else range(1)
     names = [player_name(p) for p in players]
     fixed = {"game": game.name, "gamelib_version": __version__, **config_columns(config)}
     if engine_for(game, players, engine) == "compiled":
-        return _compiled_chunk(game, config, names, seed, start, stop, rotations, records, fixed)
+        return _compiled_chunk(
+            game, config, names, seed, start, stop, rotations, records, fixed, summary
+        )
     rows = []
     recs: list[dict[str, Any]] = []
     index = start * len(rotations)
@@ -110,6 +147,10 @@ def run_chunk(
             if pg.record is not None:
                 recs.append(pg.record)
             index += 1
+    if summary:
+        return Summary.of_rows(rows), recs
+    import pandas as pd
+
     return pd.DataFrame(rows), recs
 
 
@@ -123,20 +164,60 @@ def _compiled_chunk(
     rotations: range,
     records: bool,
     fixed: Mapping[str, Any],
-) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    summary: bool = False,
+) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
     """``run_chunk`` in compiled code: one batch per seat arrangement, rows in the order (and
     with the columns) the protocol path gives."""
     from gamelib.kernel_rng import seeds_for  # numba loads with the first compiled chunk
 
     core = compiled_core(game)
     seeds = seeds_for(seed, stop - start, start)
-    n_deals, n_rot = len(seeds), len(rotations)
-    frames = []
+    n_deals = len(seeds)
     batches = []
     for rotation in rotations:
         seated = seating(names, rotation)
-        games = core.play_seeds(config, seated, seeds, record=records)
-        batches.append((seated, games))
+        batches.append((seated, core.play_seeds(config, seated, seeds, record=records)))
+    recs: list[dict[str, Any]] = []
+    if records:
+        for g in range(n_deals):
+            for seated, games in batches:
+                played = from_compiled(game, config, seated, games, g, record=True)
+                assert played.record is not None
+                recs.append(played.record)
+    if summary:
+        return _compiled_summary(batches, n_deals), recs
+    return _compiled_table(batches, seeds, start, fixed), recs
+
+
+def _compiled_summary(batches: Sequence[tuple[list[str], Any]], n_deals: int) -> Summary:
+    """The summary columns of compiled batches (one per seat arrangement), in table order
+    (deal by deal, each deal's arrangements in turn), with the values the table has."""
+    rows = []
+    for g in range(n_deals):
+        for seated, games in batches:
+            row: dict[str, Any] = {f"player_{s}": name for s, name in enumerate(seated)}
+            winner = int(games.table["winner"][g])
+            row["winner"] = winner
+            row["n_winners"] = int(games.table["n_winners"][g])
+            row["turns"] = int(games.table["turns"][g])
+            row["winner_player"] = seated[winner] if winner >= 0 else ""
+            rows.append(row)
+    return Summary.of_rows(rows)
+
+
+def _compiled_table(
+    batches: Sequence[tuple[list[str], Any]],
+    seeds: Any,
+    start: int,
+    fixed: Mapping[str, Any],
+) -> pd.DataFrame:
+    """The table of compiled batches (one per seat arrangement): the rows in the order (and
+    with the columns) the protocol path gives."""
+    import pandas as pd
+
+    n_deals, n_rot = len(seeds), len(batches)
+    frames = []
+    for rotation, (seated, games) in enumerate(batches):
         out = pd.DataFrame(games.table)
         seats = [c for c in out.columns if c.startswith("score_")]
         df = pd.DataFrame(dict(fixed), index=range(n_deals))
@@ -162,20 +243,14 @@ def _compiled_chunk(
         frames.append(df)
     table = pd.concat(frames, ignore_index=True)
     order = np.argsort(table["game_index"].to_numpy(), kind="stable")
-    table = table.iloc[order].reset_index(drop=True)
-    recs: list[dict[str, Any]] = []
-    if records:
-        for g in range(n_deals):
-            for seated, games in batches:
-                played = from_compiled(game, config, seated, games, g, record=True)
-                assert played.record is not None
-                recs.append(played.record)
-    return table, recs
+    return table.iloc[order].reset_index(drop=True)
 
 
 def result_columns(config: Any, players: Sequence[str | Player]) -> list[str]:
     """The columns a run of this config and line-up makes (from one game, not stored)."""
-    return list(run_chunk(config, players, 0, 0, 1, False)[0].columns)
+    table = run_chunk(config, players, 0, 0, 1, False)[0]
+    assert not isinstance(table, Summary)
+    return list(table.columns)
 
 
 def run_spec(

@@ -32,14 +32,15 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gamelib.core import ResultsError
 from gamelib.sim.chunks import PROVENANCE, run_fingerprint
 from gamelib.sim.results import results_dir
 from gamelib.sim.store import _PartStore
+
+if TYPE_CHECKING:  # pandas: imported by the functions that use it
+    import pandas as pd
 
 #: outcome columns every request needs from a stored (read-only) run, whatever it asks
 ALWAYS = ("winner", "n_winners", "reason", "turns")
@@ -314,6 +315,8 @@ def pack_cache(
     holds from deal 0), so a clone serves them from its read-only tier.  ``search_only``: only
     runs with a player that has no compiled version (the slow ones; compiled runs replay in
     seconds and are not worth storing).  Returns the files written."""
+    import pandas as pd
+
     from gamelib.records import engine_for
     from gamelib.registry import GAMES
     from gamelib.sim.results import _tidy, save

@@ -20,8 +20,6 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-import pandas as pd
-
 from gamelib.core import ClusterError
 from gamelib.records import engine_for
 from gamelib.sim import chunks
@@ -53,7 +51,8 @@ def _connect(address: str, what: str) -> Any:
 
 
 Job = tuple[Any, ...]
-Done = tuple[int, tuple[pd.DataFrame, list[dict[str, Any]]]]
+#: a finished chunk: its first deal, its rows (a DataFrame, or a chunks.Summary) and records
+Done = tuple[int, tuple[Any, list[dict[str, Any]]]]
 
 
 #: about what starting local worker processes costs, in seconds (spawning Python, importing

@@ -9,13 +9,14 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gamelib.core import ConfigError, OutputError, ResultsError
 from gamelib.sim.checks import check_columns
 from gamelib.sim.chunks import PROVENANCE, config_columns
+
+if TYPE_CHECKING:  # pandas: imported by the functions that use it
+    import pandas as pd
 
 
 def results_dir() -> Path:
@@ -47,6 +48,8 @@ def save(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
 
 def load(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Load a saved result table; its provenance is in ``table.attrs["provenance"]``."""
+    import pandas as pd
+
     path = Path(path)
     if not path.exists():
         raise ResultsError(f"{path}: no such result table")
@@ -102,6 +105,8 @@ def _tidy(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _empty_table(config: Any, players: Sequence[Any]) -> pd.DataFrame:
+    import pandas as pd
+
     cols = PROVENANCE + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
     return pd.DataFrame(columns=cols)
 
@@ -109,6 +114,8 @@ def _empty_table(config: Any, players: Sequence[Any]) -> pd.DataFrame:
 def combine(tables: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """One table from several runs (e.g. a hand-picked list of rule sets, each simulated on its
     own), keeping every run's provenance so a stored table can be re-checked run by run."""
+    import pandas as pd
+
     if not tables:
         raise ConfigError("combine() needs at least one result table")
     runs: list[dict[str, Any]] = []

@@ -1,7 +1,9 @@
 """The entry points: :func:`simulate` (check every argument, then play the missing chunks
 through an executor, keeping them in a resume folder or the cache), :func:`simulate_to`
 (straight into a Parquet file, memory flat) and :func:`sweep` (every combination of rule values
-on the same seeds); the progress bar and the cache.
+on the same seeds); the progress bar and the cache.  :func:`simulate_summary` plays as
+:func:`simulate` does, keeping only the summary columns, without pandas (the command line's run
+that writes no table).
 """
 
 from __future__ import annotations
@@ -10,15 +12,12 @@ import contextlib
 import itertools
 import os
 import random
-import re
 import shutil
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, cast
 
 from gamelib.core import (
     ConfigError,
@@ -40,11 +39,22 @@ from gamelib.sim.checks import (
     check_columns,
     check_output_path,
 )
-from gamelib.sim.chunks import PROVENANCE, game_of, n_seats, result_columns, run_spec
+from gamelib.sim.chunks import (
+    PROVENANCE,
+    SUMMARY,
+    Summary,
+    game_of,
+    n_seats,
+    result_columns,
+    run_spec,
+)
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _run
 from gamelib.sim.results import _empty_table, _tidy, slim
 from gamelib.sim.store import _join_files, _missing, _PartStore, _write_whole
+
+if TYPE_CHECKING:  # pandas: imported once a table is made
+    import pandas as pd
 
 
 def _spans(todo: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
@@ -82,6 +92,7 @@ def simulate(
     columns: Sequence[str] | None = None,
     _names: Mapping[str, str] | None = None,
     _stream: tuple[Path, Sequence[str] | None] | None = None,
+    _summary: bool = False,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
 
@@ -147,7 +158,7 @@ def simulate(
     )
     store = _PartStore(resume, spec, name("resume")) if resume is not None else None
     want_records = records_path is not None
-    parts: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
+    parts: dict[int, tuple[int, Any, Path | None]] = {}  # DataFrames (Summary: _summary)
     if store is not None:
         parts.update(store.load(n_games, per_game, seed, want_records))
     elif deal_cache is not None:
@@ -192,8 +203,10 @@ def simulate(
         shutil.rmtree(scratch, ignore_errors=True)
         _check_folder(scratch, name("records"))
     rec_dir = (store.folder if store is not None else scratch) if want_records else None
+    if _summary and (store, deal_cache, _stream, columns) != (None, None, None, None):
+        raise AssertionError("a summary run keeps no table")  # pragma: no cover - internal
     jobs = (
-        (config, list(players), seed, a, b, rotate_seats, want_records, engine)
+        (config, list(players), seed, a, b, rotate_seats, want_records, engine, _summary)
         for a, b in _spans(todo, chunk_size)
     )
     bar = _progress(n_games * per_game, progress, game.name)
@@ -242,6 +255,13 @@ def simulate(
         rows = _write_stream(_stream[0], store, spans, spec, _stream[1])
         if rows != n_games * per_game:  # pragma: no cover - a bug, not bad input
             raise AssertionError(f"{rows} rows written for {n_games} deals × {per_game}")
+    if _summary:
+        summary = Summary.joined([df for _, df, _ in ordered])
+        if len(summary) != n_games * per_game:  # pragma: no cover - a bug, not bad input
+            raise AssertionError(f"{len(summary)} rows for {n_games} deals × {per_game}")
+        return summary  # type: ignore[return-value]  # simulate_summary's, typed there
+    import pandas as pd
+
     frames = [df for _, df, _ in ordered]
     if columns is not None:
         check_columns(list(frames[0].columns) if frames else [], columns)
@@ -257,6 +277,21 @@ def simulate(
     if store is not None and not keep_resume:
         store.clear()
     return table
+
+
+def simulate_summary(
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    **kwargs: Any,
+) -> Summary:
+    """:func:`simulate`, keeping of each game only the columns a summary needs (each seat's
+    player, ``winner``, ``winner_player``, ``n_winners``, ``turns``: the values the table
+    holds), as plain lists in table order, without importing pandas: the same games, for a
+    caller that prints a summary and keeps no table (the command line's ``simulate`` without
+    ``--out``).  Takes :func:`simulate`'s keywords but ``resume``, ``cache`` and ``columns``."""
+    return cast(Summary, simulate(config, players, n_games, seed, _summary=True, **kwargs))
 
 
 def simulate_to(
@@ -283,11 +318,8 @@ def simulate_to(
     return simulate(config, players, n_games, seed, resume=resume, _stream=(out, columns), **kwargs)
 
 
-_SUMMARY = re.compile(r"player_\d+|winner|winner_player|n_winners|turns")
-
-
 def _summary_columns(df: pd.DataFrame) -> pd.DataFrame:
-    return df[[c for c in df.columns if _SUMMARY.fullmatch(c)]].copy()
+    return df[[c for c in df.columns if SUMMARY.fullmatch(c)]].copy()
 
 
 def _write_stream(
@@ -445,6 +477,8 @@ def sweep(
     if resume is not None and not kwargs.get("keep_resume", False):
         with contextlib.suppress(OSError):
             Path(resume).rmdir()  # every run's chunks were cleared: drop the empty folder
+    import pandas as pd
+
     table = _tidy(pd.concat(tables, ignore_index=True))
     table.attrs["provenance"] = {
         "sweep": {k: [str(v) for v in grid[k]] for k in names},

@@ -13,14 +13,15 @@ import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gamelib.core import OutputError, ResumeError, game_seeds
 from gamelib.records import write_records
 from gamelib.sim.checks import _check_folder
 from gamelib.sim.chunks import run_fingerprint
+
+if TYPE_CHECKING:  # pandas: imported by the functions that use it
+    import pandas as pd
 
 
 def clear_resume(folder: str | os.PathLike[str]) -> None:
@@ -190,6 +191,8 @@ class _PartStore:
         )
 
     def _read(self, path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+        import pandas as pd
+
         try:
             df = pd.read_parquet(path)
         except Exception as exc:  # pyarrow raises several types for a damaged file

@@ -1,17 +1,20 @@
 """Intervals and tests on result tables' numbers: Wilson and clustered intervals for rates, paired
 differences and ratios on the same deals, the games a half-width needs, multiple-comparison
-adjustment and rank correlation (scipy / statsmodels underneath, imported inside the functions
-that use them: together they take seconds to import, and ``gamelib simulate`` needs only Wilson
-intervals, from the standard library's normal quantile)."""
+adjustment and rank correlation (scipy / statsmodels underneath, and pandas, imported inside the
+functions that use them: together they take seconds to import, and ``gamelib simulate`` needs
+only Wilson intervals, from the standard library's normal quantile)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas: imported by the functions that use it
+    import pandas as pd
 
 
 def wilson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -37,6 +40,7 @@ def paired_difference(
     Rows are paired by ``deal`` and ``rotation`` (and must share their seeds), so the deal's own
     luck cancels; the interval is the paired t interval and ``p_value`` the paired t-test's.
     """
+    import pandas as pd
     from scipy import stats
 
     keys = ["deal", "rotation"]
@@ -85,6 +89,7 @@ def paired_ratio(
     is allowed for and the interval may be lopsided.  When y's mean is not clearly away from
     zero that set is unbounded and the bounds are −inf and +inf.  Returns ``ratio``, ``lo``,
     ``hi``, ``n``, ``mean_x``, ``mean_y``."""
+    import pandas as pd
     from scipy import stats
 
     a = np.asarray(x, dtype=float)
@@ -119,6 +124,8 @@ def share_lost(
     deals (e.g. the share of the wins a player has without the event cards that the blackouts
     cost it), with the interval of :func:`paired_ratio` turned the same way.  Returns
     ``share``, ``lo``, ``hi``, ``n``, ``with``, ``without``."""
+    import pandas as pd
+
     r = paired_ratio(with_rule, without_rule, level)
     return pd.Series(
         {
@@ -164,6 +171,7 @@ def adjust_pvalues(
     ``"fdr_bh"`` (Benjamini–Hochberg) the expected share of false rejections.  ``alpha`` is the
     family's level.  ``table.attrs["procedure"]`` names the procedure for the prose.
     """
+    import pandas as pd
     from statsmodels.stats.multitest import multipletests
 
     if method not in PROCEDURES:
@@ -239,6 +247,7 @@ def clustered_rate(
     ``clusters``, ``rate``, ``se``, ``effective_games``, ``lo``, ``hi``, and ``naive_lo`` /
     ``naive_hi`` (the Wilson interval that treats every game as independent).
     """
+    import pandas as pd
     from scipy import stats
 
     y = table[success] if isinstance(success, str) else success
@@ -304,6 +313,7 @@ def rank_correlation(x: Sequence[float], y: Sequence[float], level: float = 0.95
     """Spearman's rank correlation of two paired series with its interval (Fisher z, with the
     Bonett–Wright standard error sqrt((1 + rho² / 2) / (n − 3))) — e.g. whether two kinds of
     player rank rule sets alike.  Noise in both series pulls rho towards 0."""
+    import pandas as pd
     from scipy import stats
 
     if len(x) != len(y):
