@@ -66,7 +66,9 @@ from gamelib.verdict.sequential import (
     HOLDS,
     UNDECIDED,
     Band,
+    StreamDecision,
     decide_many,
+    decide_streams,
     fixed_deals,
 )
 
@@ -74,6 +76,7 @@ __all__ = [
     "DESIGNS",
     "check_design",
     "decide_design",
+    "decide_streams_with",
     "design_looks",
     "gst_boundaries",
     "planned_deals",
@@ -403,3 +406,38 @@ def decide_design(
         "lo_fail": np.clip(m - zb * s, 0.0, 1.0),
         "hi_fail": np.clip(m + zb * s, 0.0, 1.0),
     }
+
+
+def decide_streams_with(
+    design: str,
+    streams: Sequence[np.ndarray],
+    bands: Sequence[Band],
+    alpha: float,
+    beta: float,
+    looks: Sequence[int],
+) -> StreamDecision:
+    """:func:`gamelib.verdict.sequential.decide_streams` under ``design``: 1-D streams of one
+    run, ``looks`` the deal counts the run may look at, ending at its budget (under ``"cs"``
+    the streams must hold them all; under the others they may hold fewer, a run in
+    progress)."""
+    check_design(design)
+    if len(streams) != len(bands):
+        raise ValueError(f"{len(streams)} streams but {len(bands)} bands")
+    if design == "cs":
+        return decide_streams(streams, bands, alpha, beta, looks)
+    x = np.stack([np.asarray(s, dtype=float) for s in streams])
+    if x.ndim != 2:
+        raise ValueError("decide_streams_with takes 1-D streams; use decide_design for many runs")
+    res = decide_design(x[:, None, :], bands, alpha, beta, looks, design)
+    k = int(res["look"][0])
+    return StreamDecision(
+        decision=str(res["decision"][0]),
+        deals=int(res["deals"][0]),
+        look=None if k < 0 else k,
+        mean=res["mean"][:, 0],
+        lo=res["lo"][:, 0],
+        hi=res["hi"][:, 0],
+        lo_fail=res["lo_fail"][:, 0],
+        hi_fail=res["hi_fail"][:, 0],
+        bands=list(bands),
+    )
