@@ -48,9 +48,12 @@ correction for the number of streams, Berger 1982 — and Bonferroni for *fails*
   paired differences (compare's effect), whose spread is far smaller; ``"sprt"`` and ``"cs"``
   estimate the spread as they go.
 
-A run stopped by the clock before a planned look is undecided under ``"fixed"`` and ``"gst"``
-(their looks were fixed in advance), and the verdict refuses a time budget with them (see
-:func:`gamelib.verdict.verdict`): ``"cs"`` is the design for time budgets.
+A time budget.  Cutting a planned design short does not break its error rates (a decision
+already reached keeps them; a run stopped before its last planned look is undecided), but a
+clock stops the run at whatever look it allows, where ``"fixed"`` and ``"gst"`` have nothing to
+say and the SPRT has spent deals on a decision it may not reach; so
+:func:`gamelib.verdict.verdict` and :func:`gamelib.verdict.compare.compare` refuse a time budget
+with any design but ``"cs"``, the design whose bounds mean something at every look.
 """
 
 from __future__ import annotations
