@@ -10,6 +10,10 @@ from typing import Any
 
 from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names, path_arg
 
+#: the designs --design takes (gamelib.verdict.designs.DESIGNS; kept here so --help needs no
+#: import of the verdicts, and a test keeps the two equal)
+DESIGNS = ("cs", "fixed", "sprt", "gst", "gst-pocock")
+
 
 def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
     """The flags every sequential decision takes: its error rates, its game budget (per
@@ -43,6 +47,14 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
         type=float,
         default=None,
         help="time budget: stop at it with the bounds reached (holds, fails or undecided)",
+    )
+    g.add_argument(
+        "--design",
+        choices=DESIGNS,
+        default="cs",
+        help="how a two-sided claim is decided: cs (confidence sequences, any stop; default), "
+        "fixed (TOST), sprt, gst or gst-pocock (cheaper, planned in advance, no --max-minutes; "
+        "docs/guide/verdicts.md)",
     )
 
 
@@ -157,11 +169,13 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
         "resume": args.resume,
         "cache": args.cache,
         "max_minutes": args.max_minutes,
+        "design": args.design,
         "progress": not args.no_progress,
         "_names": {
             **FLAGS,
             "max_games": "--max-games",
             "max_minutes": "--max-minutes",
+            "design": "--design",
             "alpha": "--alpha",
             "beta": "--beta",
             flag.lstrip("-"): flag,
@@ -186,9 +200,10 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
     n_players = getattr(config, "n_players", None)
     if not args.setup and n_players is not None:
         label = f"{n_players} players"
+    design = "" if args.design == "cs" else f", design {args.design}"
     print(
         f"{args.game} ({label}): verdicts at alpha {args.alpha:g} (false holds), "
-        f"beta {args.beta:g} (false fails), seed {args.seed}"
+        f"beta {args.beta:g} (false fails), seed {args.seed}{design}"
     )
     print(format_verdicts(table))
     if args.json is not None:
@@ -324,6 +339,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         check_output_path(args.json, "--json", ".json")
     if args.scheduler is not None:
         check_scheduler_address(args.scheduler, "--scheduler")
+    if args.design != "cs" and args.max_minutes is not None:
+        raise CliError(
+            f"--design {args.design} and --max-minutes: a time budget may stop the run before "
+            "the design's planned looks; use --design cs (anytime-valid) with a time budget"
+        )
     table = compare(
         base,
         variant,
@@ -338,11 +358,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         resume=args.resume,
         cache=args.cache,
         max_minutes=args.max_minutes,
+        design=args.design,
         progress=not args.no_progress,
     )
+    design = "" if args.design == "cs" else f", design {args.design}"
     print(
         f"{args.game}: {table.attrs['compare']['change']} against the base rules, "
         f"alpha {args.alpha:g} (false holds), beta {args.beta:g} (false fails), seed {args.seed}"
+        f"{design}"
     )
     print(format_comparison(table))
     if args.json is not None:

@@ -1,7 +1,7 @@
 """compare(): what a rule change does, decided by intervention — the same deals played under
 the original rules and under the changed ones, at one or more player levels.
 
-*Why one file (610 lines):* the three questions, their measures and the paired-deal sequential
+*Why one file (about 660 lines):* the three questions, their measures and the paired-deal sequential
 loop that decides them share one bookkeeping of deals and levels.
 
 A designer asks "what is this rule worth?", "does it matter at all?", "does the answer depend on
@@ -53,8 +53,10 @@ from gamelib.sim import player_name as _player_name
 from gamelib.sim.checks import _Names
 from gamelib.sim.results import _tidy
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
+from gamelib.verdict.designs import check_design
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, _LazyPool, _play, _Run, decide
+from gamelib.verdict.schedule import _Schedule, question_looks, refuse_budget
 from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule
 
 __all__ = ["Changes", "Depends", "Effect", "Measure", "compare", "format_comparison"]
@@ -346,6 +348,7 @@ def compare(
     tables: dict[str, list[pd.DataFrame]] | None = None,
     cache: bool | str | os.PathLike[str] = False,
     max_minutes: float | None = None,
+    design: str = "cs",
 ) -> pd.DataFrame:
     """Decide what changing the rules from ``base`` to ``variant`` does, at each level.
 
@@ -357,8 +360,9 @@ def compare(
     played.  Every run uses ``seed``, so deal *i* is the same shuffle under both rules and at
     every level.  ``change`` names the change in the claims (default: the fields that differ).
     ``alpha``, ``beta``, ``max_games`` (per rule set and level), ``workers``, ``executor``,
-    ``resume``, ``tables``, ``cache`` and ``max_minutes`` work as in
-    :func:`gamelib.verdict.verdict`.  Returns one row per
+    ``resume``, ``tables``, ``cache``, ``max_minutes`` and ``design`` (``"cs"``, the default,
+    or a design of :mod:`gamelib.verdict.designs` for the two-sided effect and depends; changes
+    stays with ``"cs"``) work as in :func:`gamelib.verdict.verdict`.  Returns one row per
     level (or pair of levels) and question with the columns of :data:`COLUMNS`.
     """
     name = _Names(None)
@@ -380,6 +384,11 @@ def compare(
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"max_games must be a whole number ≥ 1, got {max_games!r}")
     check_minutes(max_minutes)
+    try:
+        design = check_design(design)
+    except ValueError as exc:
+        raise ConfigError(f"design: {exc}") from None
+    refuse_budget(design, max_minutes, "design", "max_minutes")
     if resume is not None and cache is not False:
         raise ConfigError("resume and cache: give one (the cache keeps finished deals too)")
     if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
@@ -470,30 +479,42 @@ def compare(
         for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
             per = unit_runs[0].per_deal
             looks = look_schedule(max(1, max_games // per), first_batch)
+            schedule = _Schedule(looks, design)
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
-            for i, upto in enumerate(looks):
+            for i, upto in schedule.steps():
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                last = i == len(looks) - 1 or clock.over(deadline)
-                for j, q in enumerate(unit_qs):
-                    if j in decided:
-                        continue
-                    qctx: dict[str, Any] = {"change": change}
-                    if q.unit == "levels":
-                        qctx.update(stronger=ctx["stronger"], weaker=ctx["weaker"])
-                        qctx["weak_measure"] = _level_measure(q, lineups[ctx["k"] - 1])
-                        qctx["strong_measure"] = _level_measure(q, lineups[ctx["k"]])
-                    else:
-                        q = _with_measure(q, _level_measure(q, lineups[ctx["k"]]))
+                bound = [_bind(q, ctx, change, lineups) for q in unit_qs]
+                if not schedule.planned():
                     try:
-                        row = _decide(unit_tables, q, alpha, beta, looks[: i + 1], label, qctx)
+                        plans = {
+                            j: question_looks(unit_tables, b, design, alpha, beta, looks)
+                            for j, b in enumerate(bound)
+                        }
                     except ValueError as exc:
-                        raise ConfigError(f"{q.name} at {label}: {exc}") from None
+                        raise ConfigError(f"at {label}: {exc}") from None
+                    schedule.plan(plans, upto)
+                last = schedule.last(i) or clock.over(deadline)
+                for j, b in enumerate(bound):
+                    if j in decided or not (last or schedule.due(j, i)):
+                        continue
+                    try:
+                        row = decide(
+                            unit_tables,
+                            b,
+                            alpha=alpha,
+                            beta=beta,
+                            looks=schedule.looks_at(i),
+                            level=label,
+                            design=design,
+                        )
+                    except ValueError as exc:
+                        raise ConfigError(f"{b.name} at {label}: {exc}") from None
                     if row["decision"] != UNDECIDED or last:
                         decided[j] = row
-                if len(decided) == len(unit_qs):
+                if len(decided) == len(unit_qs) or last:
                     break
             rows += [decided[j] for j in range(len(unit_qs))]
             if tables is not None:
@@ -521,8 +542,21 @@ def compare(
         "beta": beta,
         "max_games": max_games,
         "rotate": rotate,
+        "design": design,
     }
     return out
+
+
+def _bind(q: Question, ctx: dict[str, Any], change: str, lineups: list[list[Any]]) -> _Bound:
+    """``q`` with the comparison's words and the unit's levels' measures bound in."""
+    qctx: dict[str, Any] = {"change": change}
+    if q.unit == "levels":
+        qctx.update(stronger=ctx["stronger"], weaker=ctx["weaker"])
+        qctx["weak_measure"] = _level_measure(q, lineups[ctx["k"] - 1])
+        qctx["strong_measure"] = _level_measure(q, lineups[ctx["k"]])
+    else:
+        q = _with_measure(q, _level_measure(q, lineups[ctx["k"]]))
+    return _Bound(q, qctx)
 
 
 def _with_measure(q: Question, m: Measure | None) -> Question:

@@ -10,6 +10,10 @@ from every seat), or, in a solitaire, both levels on the same shuffles.  Every r
 run is the same game however many deals are played (see :mod:`gamelib.sim`): a verdict is the
 same on any number of workers or executor, and a rerun with a ``resume`` folder replays its
 stored deals and reaches the same decision after the same deals.
+
+*Why one file (about 630 lines):* the batch loop, the decision it takes at each look and the
+store that :func:`redecide` replays share one bookkeeping of units, looks and rows; when
+they play and look under a design lives in :mod:`gamelib.verdict.schedule`.
 """
 
 from __future__ import annotations
@@ -52,10 +56,18 @@ from gamelib.sim.executors import _exit_with_parent, _run, quiet_resource_tracke
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
+from gamelib.verdict.designs import check_design, decide_streams_with, two_sided
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
-from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, decide_streams, look_schedule
+from gamelib.verdict.schedule import _context, _Schedule, question_looks, refuse_budget
+from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, look_schedule
 
-__all__ = ["decide", "default_questions", "format_verdicts", "redecide", "verdict"]
+__all__ = [
+    "decide",
+    "default_questions",
+    "format_verdicts",
+    "redecide",
+    "verdict",
+]
 
 #: the columns of a verdict table, in order
 COLUMNS = [
@@ -75,6 +87,7 @@ COLUMNS = [
     "alpha",
     "beta",
     "more_deals",
+    "design",
 ]
 
 
@@ -98,18 +111,28 @@ def decide(
     level: str = "",
     stronger: str | None = None,
     weaker: str | None = None,
+    design: str = "cs",
 ) -> dict[str, Any]:
     """Decide one question on stored run tables (a simulate table, or a ladder's runs): the
     same sequential procedure a verdict runs, its looks at ``looks`` (default: the batch
-    schedule up to the deals the tables hold).  Returns one verdict row (a dict)."""
+    schedule up to the deals the tables hold).  Returns one verdict row (a dict).
+
+    ``design`` (:data:`gamelib.verdict.designs.DESIGNS`): ``"cs"``, the confidence sequences,
+    or a design of :mod:`gamelib.verdict.designs` — then ``looks`` are the looks a run may take,
+    ending at its budget, and the design takes its own among the deals the tables hold.  A
+    question with a one-sided claim (stalls, skill, length, changes) is decided by ``"cs"``
+    whatever the design; the row's ``design`` says which decided it."""
     n = len(tables[0]["deal"].unique())
     if any(len(t["deal"].unique()) != n for t in tables):
         raise ValueError("the run tables of one decision must hold the same deals")
+    design = check_design(design)
     looks = list(looks) if looks is not None else look_schedule(n, first_batch)
-    seats = len([c for c in tables[0].columns if c.startswith("player_")])
-    ctx = {"n_seats": seats, "stronger": stronger, "weaker": weaker}
+    ctx = _context(tables, stronger, weaker)
     streams, bands = question.streams(list(tables), **ctx)
-    d = decide_streams(streams, bands, alpha, beta, looks)
+    used = design if two_sided(bands) else "cs"
+    if used == "cs" and design != "cs":  # a one-sided claim: the confidence sequences, so far
+        looks = [k for k in looks if k <= n] or looks
+    d = decide_streams_with(used, streams, bands, alpha, beta, looks)
     if d.decision == FAILS:
         est, lo, hi, measure = question.describe(d.mean, d.lo_fail, d.hi_fail, **ctx)
     else:
@@ -137,6 +160,7 @@ def decide(
         "alpha": alpha,
         "beta": beta,
         "more_deals": None if more is None else (0 if d.decision != UNDECIDED else math.ceil(more)),
+        "design": used,
     }
 
 
@@ -216,6 +240,7 @@ def verdict(
     command: str | None = None,
     cache: bool | str | os.PathLike[str] = False,
     max_minutes: float | None = None,
+    design: str = "cs",
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -239,6 +264,11 @@ def verdict(
     left, and a unit whose share runs out stops at its next look and is reported as it stands —
     holds or fails if its bounds already decide, else undecided with the deals still needed.
     Stopping early is valid: the confidence sequences hold at any stopping time.
+    ``design``: how each question is decided — ``"cs"`` (the default: the confidence sequences
+    above) or a design of :mod:`gamelib.verdict.designs` (``"fixed"``, ``"sprt"``, ``"gst"``,
+    ``"gst-pocock"``), cheaper where valid but planned in advance: they are refused with
+    ``max_minutes``, and questions with a one-sided claim stay with ``"cs"`` (each row's
+    ``design`` says which decided it; docs/guide/verdicts.md says what each costs).
     """
     name = _Names(_names)
     game = game_of(config)
@@ -249,6 +279,11 @@ def verdict(
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {max_games!r}")
     check_minutes(max_minutes, name("max_minutes"))
+    try:
+        design = check_design(design)
+    except ValueError as exc:
+        raise ConfigError(f"{name('design')}: {exc}") from None
+    refuse_budget(design, max_minutes, name("design"), name("max_minutes"))
     if resume is not None and cache is not False:
         raise ConfigError(
             f"{name('resume')} and {name('cache')}: give one (the cache keeps finished deals too)"
@@ -352,35 +387,45 @@ def verdict(
         bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} verdict")
     rows: list[dict[str, Any]] = []
     played: list[int] = []  # each unit's last look
+    budgets: list[int] = []  # each unit's budget in deals (a design plans its looks by it)
     try:
         for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
             per_deal = sum(r.per_deal for r in unit_runs)
             looks = look_schedule(max(1, max_games // per_deal), first_batch)
+            schedule = _Schedule(looks, design)
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
-            for i, upto in enumerate(looks):
+            for i, upto in schedule.steps():
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                last = i == len(looks) - 1 or clock.over(deadline)
+                if not schedule.planned():
+                    plans = {
+                        k: question_looks(unit_tables, q, design, alpha, beta, looks, **ctx)
+                        for k, q in enumerate(unit_qs)
+                    }
+                    schedule.plan(plans, upto)
+                last = schedule.last(i) or clock.over(deadline)
                 for k, q in enumerate(unit_qs):
-                    if k in decided:
+                    if k in decided or not (last or schedule.due(k, i)):
                         continue
                     row = decide(
                         unit_tables,
                         q,
                         alpha=alpha,
                         beta=beta,
-                        looks=looks[: i + 1],
+                        looks=schedule.looks_at(i),
                         level=label,
+                        design=design,
                         **ctx,
                     )
                     if row["decision"] != UNDECIDED or last:
                         decided[k] = row
-                if len(decided) == len(unit_qs):
+                if len(decided) == len(unit_qs) or last:
                     break
             rows += [decided[k] for k in range(len(unit_qs))]
             played.append(upto)
+            budgets.append(looks[-1])
             if tables is not None:
                 tables[label] = unit_tables
             if bar is not None:
@@ -403,6 +448,7 @@ def verdict(
         "alpha": alpha,
         "beta": beta,
         "max_games": max_games,
+        "design": design,
     }
     if out is not None:
         order = list(runs.values())
@@ -417,9 +463,12 @@ def verdict(
                     "runs": [order.index(r) for r in unit_runs],
                     "questions": [qs.index(q) for q in unit_qs],
                     "deals": upto,
+                    **({"budget": budget} if design != "cs" else {}),
                     **{k: v for k, v in ctx.items() if k in ("stronger", "weaker")},
                 }
-                for (label, unit_runs, unit_qs, ctx), upto in zip(units, played, strict=True)
+                for (label, unit_runs, unit_qs, ctx), upto, budget in zip(
+                    units, played, budgets, strict=True
+                )
             ],
         }
         _store(order, call, Path(out))
@@ -481,7 +530,8 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
         tabs = [
             parts[i][parts[i]["deal"] < unit["deals"]].reset_index(drop=True) for i in unit["runs"]
         ]
-        looks = look_schedule(unit["deals"], call["first_batch"])
+        design = call.get("design", "cs")
+        looks = look_schedule(unit.get("budget", unit["deals"]), call["first_batch"])
         ctx = {k: unit[k] for k in ("stronger", "weaker") if k in unit}
         for k in unit["questions"]:
             rows.append(
@@ -492,6 +542,7 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
                     beta=call["beta"],
                     looks=looks,
                     level=unit["level"],
+                    design=design,
                     **ctx,
                 )
             )
@@ -499,6 +550,7 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
     out.attrs["verdict"] = {
         k: call[k] for k in ("game", "config", "levels", "seed", "alpha", "beta", "max_games")
     }
+    out.attrs["verdict"]["design"] = call.get("design", "cs")
     return out
 
 
