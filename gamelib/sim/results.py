@@ -101,8 +101,9 @@ def _tidy(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _empty_table(config: Any, players: Sequence[Any]) -> pd.DataFrame:
-    cols = PROVENANCE + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
+def _empty_table(config: Any, players: Sequence[Any], rotate_deals: bool = False) -> pd.DataFrame:
+    head = [*PROVENANCE[:5], "deal_rotation", *PROVENANCE[5:]] if rotate_deals else PROVENANCE
+    cols = head + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
     return pd.DataFrame(columns=cols)
 
 
