@@ -342,6 +342,12 @@ class Game:
     """``moves(config)``: every move the game can ever offer under a config, in a fixed order —
     the action numbers of the game in OpenSpiel (``gamelib.openspiel``); a game without it is
     not offered to OpenSpiel unless it has an adapter of its own."""
+    rotate_deal: Callable[[Any, int], State] | None = None
+    """For a game that deals each seat something of its own (a hand): ``rotate_deal(state, r)``,
+    the fresh deal ``state`` with seat ``i`` given what was dealt to seat ``(i + r) mod n`` and
+    everything else of the deal as it was.  ``simulate(..., rotate_deals=True)`` plays every
+    rotation of each deal (a seat-rotated deal); a game whose seats share everything dealt has
+    nothing to rotate and none."""
 
     def config(self, setup: str | None = None, /, **overrides: Any) -> Any:
         """A config from a named setup (or the defaults) with fields overridden."""

@@ -4,7 +4,8 @@ A record is one JSON object (one line of a ``.jsonl`` file), readable without ga
 
 * ``format`` — ``"gamelib-record/2"`` (``/1`` records are still read); ``game``;
   ``gamelib_version``
-* ``config`` — every config field; ``seed`` — the game's own seed; ``players`` — names per seat
+* ``config`` — every config field; ``seed`` — the game's own seed; ``deal_rotation`` (only
+  when not 0) — which rotation of the seed's deal was played; ``players`` — names per seat
 * ``start`` — the starting arrangement (for Garner: ``layout``, each site's stack bottom to top
   as ``[suit, number]`` pairs, sites numbered ``row * cols + col``)
 * ``moves`` — every decision in order, ``{"seat": s, "move": …}`` with the move in the game's
@@ -106,6 +107,7 @@ def play_game(
     *,
     record: bool = False,
     engine: str = "auto",
+    deal_rotation: int = 0,
 ) -> PlayedGame:
     """Play one game from (config, seed, players); the same three always give the same game.
 
@@ -113,7 +115,8 @@ def play_game(
     ``"auto"``); the game is then replayed through the reference engine, which gives the final
     :class:`~gamelib.core.State`, the record, and a check that both engines agree.
     ``engine="python"`` plays through the reference engine and the player protocol (what any
-    Python player gets).
+    Python player gets).  ``deal_rotation`` ``r`` plays rotation ``r`` of the seed's deal (seat
+    ``i`` gets the hand dealt to seat ``i + r``; see :func:`deal_rotations`).
     """
     if not isinstance(config, game.config_type):
         raise ConfigError(
@@ -124,12 +127,39 @@ def play_game(
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigError(f"players must be a list of player names, one per seat, got {players!r}")
     agents = [game.player(p) for p in players]  # unknown names are refused here
+    deal_rotations(game, len(players), deal_rotation)
     if engine_for(game, players, engine) == "compiled":
         _check_seats(game, game.new_state(config, random.Random(0)), players)
         core = compiled_core(game)
-        games = core.play_seeds(config, list(players), np.array([seed], np.int64), record=True)
-        return from_compiled(game, config, players, games, 0, record=record)
-    return _play_protocol(game, config, players, agents, seed, record)
+        seeds = np.array([seed], np.int64)
+        turn = kernel_rotation(deal_rotation)
+        games = core.play_seeds(config, list(players), seeds, record=True, **turn)
+        return from_compiled(game, config, players, games, 0, record=record, rotation=deal_rotation)
+    return _play_protocol(game, config, players, agents, seed, record, deal_rotation)
+
+
+def deal_rotations(game: Game, n_seats: int, rotation: int | None = None) -> range:
+    """The rotations of one deal ``game`` can play (``range(n_seats)``: rotation ``r`` gives
+    seat ``i`` what was dealt to seat ``(i + r) mod n``), checking ``rotation`` is one of them;
+    a game that deals its seats nothing of their own (``Game.rotate_deal`` is None) has only
+    rotation 0."""
+    rotations = range(n_seats) if game.rotate_deal is not None else range(1)
+    if rotation is not None and (
+        not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in rotations
+    ):
+        why = (
+            f"rotations 0–{n_seats - 1}"
+            if game.rotate_deal is not None
+            else "nothing dealt to one seat alone to rotate (rotation 0 only)"
+        )
+        raise ConfigError(f"deal_rotation: a {game.name} deal has {why}, got {rotation!r}")
+    return rotations
+
+
+def kernel_rotation(rotation: int) -> dict[str, int]:
+    """The compiled core's keyword for a rotated deal (none for rotation 0, so a core without
+    rotations is called as before)."""
+    return {"rotation": rotation} if rotation else {}
 
 
 def from_compiled(
@@ -140,10 +170,12 @@ def from_compiled(
     g: int,
     *,
     record: bool = False,
+    rotation: int = 0,
 ) -> PlayedGame:
-    """Game ``g`` of a compiled batch (played with ``record``), replayed decision by decision
-    through the reference engine: the final state, outcome and (optionally) the record.  The
-    compiled core's table row must equal the reference outcome, or this raises."""
+    """Game ``g`` of a compiled batch (played with ``record``; ``rotation``: the batch's deal
+    rotation), replayed decision by decision through the reference engine: the final state,
+    outcome and (optionally) the record.  The compiled core's table row must equal the
+    reference outcome, or this raises."""
     core = compiled_core(game)
     decisions = iter(int(d) for d in games.game_decisions(g))
 
@@ -160,7 +192,7 @@ def from_compiled(
     compiled_choice.observes = False  # type: ignore[attr-defined]
     seed = int(games.table["seed"][g])
     script = [compiled_choice] * len(players)
-    played = _play_protocol(game, config, players, script, seed, record)
+    played = _play_protocol(game, config, players, script, seed, record, rotation)
     row = games.table[g]
     for key, value in played.outcome.row().items():
         mine = row[key].item() if key in row.dtype.names else None
@@ -188,12 +220,17 @@ def _play_protocol(
     agents: Sequence[Player],
     seed: int,
     record: bool,
+    rotation: int = 0,
 ) -> PlayedGame:
     """The reference engine's play loop: each seat's player gets its observation, the legal
-    moves and its own random stream."""
+    moves and its own random stream (``rotation``: the deal's rotation; the seats' streams
+    stay the seats')."""
     chance_rng, seat_rngs = game_rngs(seed, len(players))
     state = game.new_state(config, chance_rng)
     _check_seats(game, state, players)
+    if rotation:
+        assert game.rotate_deal is not None  # checked by the caller
+        state = game.rotate_deal(state, rotation)
     # a player that declares ``observes = False`` (the random player) gets no observation; one
     # that declares ``observes = "state"`` (a cheating oracle, marked so in its name) gets a
     # copy of the whole state
@@ -224,6 +261,7 @@ def _play_protocol(
             "gamelib_version": __version__,
             "config": config_to_json(config),
             "seed": seed,
+            **({"deal_rotation": rotation} if rotation else {}),
             "players": [_name(p) for p in players],
             "start": start,
             "moves": moves,

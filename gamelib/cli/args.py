@@ -31,6 +31,7 @@ FLAGS = {
     "resume": "--resume",
     "cache": "--cache",
     "rotate_seats": "--rotate-seats",
+    "rotate_deals": "--rotate-deals",
     "engine": "--engine",
 }
 

@@ -56,6 +56,12 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
     )
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
     g.add_argument("--rotate-seats", action="store_true", help="play each deal in every seat")
+    if game.rotate_deal is not None:
+        g.add_argument(
+            "--rotate-deals",
+            action="store_true",
+            help="play each deal once per rotation of its hands (each hand from every seat)",
+        )
     g.add_argument("--out", type=path_arg, default=None, help="save the table (.parquet)")
     if not sweep:
         g.add_argument("--records", type=path_arg, default=None, help="write game records (.jsonl)")
@@ -124,6 +130,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         workers=args.workers,
         executor=args.scheduler,
         rotate_seats=args.rotate_seats,
+        rotate_deals=getattr(args, "rotate_deals", False),
         progress=not args.no_progress,
         resume=resume,
         cache=args.cache,
@@ -171,6 +178,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "workers": args.workers,
         "executor": args.scheduler,
         "rotate_seats": args.rotate_seats,
+        "rotate_deals": getattr(args, "rotate_deals", False),
         "progress": not args.no_progress,
         "records": args.records,
         "resume": resume,

@@ -83,6 +83,12 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fal
     g.add_argument("--target", type=float, default=None, help="target win rate (solitaire)")
     g.add_argument("--ceiling", type=float, default=0.05, help="stall ceiling (default 0.05)")
     g.add_argument("--turns", default=None, help="LO,HI: the median length's range in turns")
+    if game.rotate_deal is not None and not report:
+        g.add_argument(
+            "--rotate-deals",
+            action="store_true",
+            help="mirror games play each deal once per rotation of its hands (the deal the unit)",
+        )
     _add_decision_flags(g, "level or pair")
     if report:
         g.add_argument("--out", type=path_arg, required=True, help="the report, an .html file")
@@ -190,6 +196,7 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
     from gamelib.verdict import format_verdicts, verdict
 
     call = _verdict_call(args, ("--json", ".json"))
+    call["rotate_deals"] = getattr(args, "rotate_deals", False)
     config = call["config"]
     if args.table is not None:
         call["out"] = args.table

@@ -17,6 +17,7 @@ from gamelib.gargon.rules import (
     card,
     load_amulets,
     new_state,
+    rotate_deal,
     shape_of,
     state_from_start,
 )
@@ -33,6 +34,7 @@ GARGON = Game(
     setups=SETUPS,
     kernel="gamelib.gargon.kernel",
     resample=resample,
+    rotate_deal=rotate_deal,
 )
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "card",
     "load_amulets",
     "new_state",
+    "rotate_deal",
     "shape_of",
     "state_from_start",
 ]

@@ -227,6 +227,20 @@ def deal(t: Any, rs: Any, deck: Any) -> Any:
     return state_from_deck(t, deck)
 
 
+@njit(cache=True)
+def rotate_hands(t: Any, deck: Any, rotation: int) -> None:
+    """Rotation ``rotation`` of a shuffled ``deck``, in place: seat ``i``'s block of ``h`` cards
+    becomes the block dealt to seat ``(i + rotation) mod n``; the cards of the piles stay
+    (``gamelib.gargon.rules.rotate_deal``'s deal)."""
+    p = t.params
+    n, h = p[P_N], p[P_HAND]
+    hands = deck[: n * h].copy()
+    for i in range(n):
+        j = (i + rotation) % n
+        for k in range(h):
+            deck[i * h + k] = hands[j * h + k]
+
+
 # --- legal decisions ---------------------------------------------------------------------------
 
 
@@ -894,9 +908,10 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
 
 
 @njit(cache=True)
-def play_batch(t: Any, seeds: Any, record: bool, players: Any) -> Any:
+def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int) -> Any:
     """Deal and play one game per seed, seat ``s`` played by ``players[s]`` (``RANDOM``,
-    ``GREEDY``, ``GREEDY_IGNORE``), entirely in compiled code.
+    ``GREEDY``, ``GREEDY_IGNORE``), entirely in compiled code; ``rotation`` r plays rotation r
+    of each seed's deal (``rotate_hands``; 0: the deal as shuffled).
 
     Returns ``(results, seat_results, scores, amulets, decisions, offsets, deals)``:
     ``results[g]`` the ``R_*`` columns, ``seat_results[g, seat]`` the ``S_*`` ones,
@@ -921,6 +936,9 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any) -> Any:
     for g in range(n_games):
         rs = _rng_streams(seeds[g], n_players)
         st = deal(t, rs, deck)
+        if rotation:
+            rotate_hands(t, deck, rotation)
+            st = state_from_deck(t, deck)
         n_dec, buf = play_game(t, rs, st, work, fwork, buf, players, results[g, R_OPTIONS:])
         result(t, st, results[g], seat_results[g], scores[g], amulets[g])
         results[g, R_DECISIONS] = n_dec
@@ -941,7 +959,7 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any) -> Any:
 @njit(cache=True)
 def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     """``play_batch`` with the random player on every seat."""
-    return play_batch(t, seeds, record, np.zeros(MAX_SEATS, np.int64))
+    return play_batch(t, seeds, record, np.zeros(MAX_SEATS, np.int64), 0)
 
 
 # --- from Python ------------------------------------------------------------------------------
@@ -1034,15 +1052,25 @@ def play_seeds(
     *,
     record: bool = False,
     start: int = 0,
+    rotation: int = 0,
 ) -> KernelGames:
-    """:func:`play` on explicit per-game seeds."""
+    """:func:`play` on explicit per-game seeds; ``rotation`` r plays rotation r of every deal
+    (seat ``i`` gets the hand dealt to seat ``(i + r) mod n``, the piles stay: see
+    :func:`gamelib.gargon.rules.rotate_deal`), and ``deals`` then holds the rotated decks."""
     codes = player_codes(config, players)
+    if not isinstance(rotation, int) or isinstance(rotation, bool):
+        raise ConfigError(f"rotation must be a whole number, got {rotation!r}")
+    if not 0 <= rotation < config.n_players:
+        raise ConfigError(
+            f"a deal of {config.n_players} hands has rotations 0–{config.n_players - 1}, "
+            f"got {rotation}"
+        )
     t = tables(config)
     n = config.n_players
     seeds = np.asarray(seeds, dtype=np.int64)
     n_games = len(seeds)
     results, seat_res, scores, amulets, decisions, offsets, deals = play_batch(
-        t, seeds, record, codes
+        t, seeds, record, codes, rotation
     )
     n_win = seat_res[:, :, S_WINNER].sum(axis=1)
     sole = np.where(n_win == 1, np.argmax(seat_res[:, :, S_WINNER], axis=1), -1)

@@ -794,6 +794,21 @@ def new_state(config: GargonConfig, rng: random.Random) -> GargonState:
     return GargonState(config, hands, piles, Chance(rng))
 
 
+def rotate_deal(state: GargonState, rotation: int) -> GargonState:
+    """Rotation ``rotation`` of a fresh deal: seat ``i`` is dealt the hand dealt to seat
+    ``(i + rotation) mod n``; both draw piles, and seat 0 leading, stay as dealt.
+
+    Playing rotations 0 … n−1 of one shuffle starts each hand once from each position (a
+    seat-rotated deal); rotation 0 is the deal itself."""
+    n = state.n_players
+    if state.rounds or any(state.acted) or state.phase != PLAY or state.captured != [[]] * n:
+        raise ConfigError("only a fresh deal (before the first decision) can be rotated")
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or not 0 <= rotation < n:
+        raise ConfigError(f"a deal of {n} hands has rotations 0–{n - 1}, got {rotation!r}")
+    hands = [state.hands[(i + rotation) % n][:] for i in range(n)]
+    return GargonState(state.config, hands, [p[:] for p in state.piles], state.chance)
+
+
 def state_from_start(
     config: GargonConfig, start: Mapping[str, Any], chance_log: Sequence[Any] = ()
 ) -> GargonState:

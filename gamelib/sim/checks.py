@@ -144,3 +144,16 @@ def check_columns(known: Sequence[str], columns: Sequence[str], what: str = "col
             f"{what}: no such result column(s) {', '.join(unknown)}; "
             f"outcome columns are: {', '.join(outcome)}"
         )
+
+
+def check_rotate_deals(game: Game, value: object, name: str = "rotate_deals") -> bool:
+    """``rotate_deals`` checked: True or False, and True only for a game that deals its seats
+    something of their own to rotate (``Game.rotate_deal``)."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, got {value!r}")
+    if value and game.rotate_deal is None:
+        raise ConfigError(
+            f"{name}: {game.name} deals its seats nothing of their own (every seat shares what "
+            "is dealt), so a deal has no hands to rotate"
+        )
+    return value

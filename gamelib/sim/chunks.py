@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import random
 import re
@@ -19,14 +20,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gamelib.core import ConfigError, Game, Player, config_to_json, game_seeds
-from gamelib.records import compiled_core, engine_for, from_compiled, play_game
+from gamelib.records import (
+    compiled_core,
+    deal_rotations,
+    engine_for,
+    from_compiled,
+    kernel_rotation,
+    play_game,
+)
 from gamelib.registry import GAMES
 from gamelib.version import __version__
 
 if TYPE_CHECKING:  # pandas: imported by the chunks that make a table
     import pandas as pd
 
-#: columns every table starts with, in this order (config fields and outcome columns follow)
+#: columns every table starts with, in this order (config fields and outcome columns follow);
+#: a run with ``rotate_deals`` has ``deal_rotation`` after ``rotation``
 PROVENANCE = ["game", "gamelib_version", "game_index", "deal", "rotation", "seed"]
 
 #: the columns a run's summary needs (each seat's player, who won, how many won, turns)
@@ -104,35 +113,47 @@ def run_chunk(
     records: bool = False,
     engine: str = "auto",
     summary: bool = False,
+    rotate_deals: bool = False,
 ) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
     """Play deals ``start … stop-1`` of a run (seeds derived here); the unit of work a worker
     gets.  A line-up of built-in players with compiled versions plays in the game's compiled
     core, a whole chunk per call (see :func:`gamelib.records.engine_for`).  ``summary``: only
     the summary columns, as a :class:`Summary` (the same values as the table's), not a
-    DataFrame."""
+    DataFrame.  A deal's games: each seat arrangement (``rotate_seats``), and within it each
+    rotation of the deal's hands (``rotate_deals``: column ``deal_rotation``)."""
     game = game_of(config)
     n_seats = len(players)
     rotations = range(n_seats) if rotate_seats else range(1)
     names = [player_name(p) for p in players]
     fixed = {"game": game.name, "gamelib_version": __version__, **config_columns(config)}
+    hands = deal_rotations(game, n_seats) if rotate_deals else None
     if engine_for(game, players, engine) == "compiled":
         return _compiled_chunk(
-            game, config, names, seed, start, stop, rotations, records, fixed, summary
+            game, config, names, seed, start, stop, rotations, records, fixed, summary, hands
         )
     rows = []
     recs: list[dict[str, Any]] = []
-    index = start * len(rotations)
+    index = start * len(rotations) * len(hands or range(1))
     for deal_offset, game_seed in enumerate(game_seeds(seed, stop - start, start)):
         deal = start + deal_offset
-        for rotation in rotations:
+        for rotation, turn in itertools.product(rotations, hands or [None]):
             seated = seating(players, rotation)
-            pg = play_game(game, config, seated, game_seed, record=records, engine="python")
+            pg = play_game(
+                game,
+                config,
+                seated,
+                game_seed,
+                record=records,
+                engine="python",
+                deal_rotation=turn or 0,
+            )
             out = pg.outcome
-            row = {
+            row: dict[str, Any] = {
                 **fixed,
                 "game_index": index,
                 "deal": deal,
                 "rotation": rotation,
+                **({} if turn is None else {"deal_rotation": turn}),
                 "seed": game_seed,
             }
             seat_names = seating(names, rotation)
@@ -165,23 +186,27 @@ def _compiled_chunk(
     records: bool,
     fixed: Mapping[str, Any],
     summary: bool = False,
+    hands: range | None = None,
 ) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
-    """``run_chunk`` in compiled code: one batch per seat arrangement, rows in the order (and
-    with the columns) the protocol path gives."""
+    """``run_chunk`` in compiled code: one batch per seat arrangement (and deal rotation), rows
+    in the order (and with the columns) the protocol path gives."""
     from gamelib.kernel_rng import seeds_for  # numba loads with the first compiled chunk
 
     core = compiled_core(game)
     seeds = seeds_for(seed, stop - start, start)
     n_deals = len(seeds)
     batches = []
-    for rotation in rotations:
+    for rotation, turn in itertools.product(rotations, hands or [None]):
         seated = seating(names, rotation)
-        batches.append((seated, core.play_seeds(config, seated, seeds, record=records)))
+        games = core.play_seeds(config, seated, seeds, record=records, **kernel_rotation(turn or 0))
+        batches.append(_Batch(seated, games, rotation, turn))
     recs: list[dict[str, Any]] = []
     if records:
         for g in range(n_deals):
-            for seated, games in batches:
-                played = from_compiled(game, config, seated, games, g, record=True)
+            for b in batches:
+                played = from_compiled(
+                    game, config, b.seated, b.games, g, record=True, rotation=b.turn or 0
+                )
                 assert played.record is not None
                 recs.append(played.record)
     if summary:
@@ -189,12 +214,24 @@ def _compiled_chunk(
     return _compiled_table(batches, seeds, start, fixed), recs
 
 
-def _compiled_summary(batches: Sequence[tuple[list[str], Any]], n_deals: int) -> Summary:
+@dataclasses.dataclass
+class _Batch:
+    """One compiled batch of a chunk: its seating, games, seat arrangement and (``None``
+    without ``rotate_deals``) rotation of the deals' hands."""
+
+    seated: list[str]
+    games: Any
+    rotation: int
+    turn: int | None
+
+
+def _compiled_summary(batches: Sequence[_Batch], n_deals: int) -> Summary:
     """The summary columns of compiled batches (one per seat arrangement), in table order
     (deal by deal, each deal's arrangements in turn), with the values the table has."""
     rows = []
     for g in range(n_deals):
-        for seated, games in batches:
+        for b in batches:
+            seated, games = b.seated, b.games
             row: dict[str, Any] = {f"player_{s}": name for s, name in enumerate(seated)}
             winner = int(games.table["winner"][g])
             row["winner"] = winner
@@ -206,24 +243,27 @@ def _compiled_summary(batches: Sequence[tuple[list[str], Any]], n_deals: int) ->
 
 
 def _compiled_table(
-    batches: Sequence[tuple[list[str], Any]],
+    batches: Sequence[_Batch],
     seeds: Any,
     start: int,
     fixed: Mapping[str, Any],
 ) -> pd.DataFrame:
-    """The table of compiled batches (one per seat arrangement): the rows in the order (and
-    with the columns) the protocol path gives."""
+    """The table of compiled batches (one per seat arrangement and deal rotation): the rows in
+    the order (and with the columns) the protocol path gives."""
     import pandas as pd
 
-    n_deals, n_rot = len(seeds), len(batches)
+    n_deals, per = len(seeds), len(batches)
     frames = []
-    for rotation, (seated, games) in enumerate(batches):
+    for k, b in enumerate(batches):
+        seated, games = b.seated, b.games
         out = pd.DataFrame(games.table)
         seats = [c for c in out.columns if c.startswith("score_")]
         df = pd.DataFrame(dict(fixed), index=range(n_deals))
-        df["game_index"] = (start + np.arange(n_deals)) * n_rot + rotation
+        df["game_index"] = (start + np.arange(n_deals)) * per + k
         df["deal"] = start + np.arange(n_deals)
-        df["rotation"] = rotation
+        df["rotation"] = b.rotation
+        if b.turn is not None:
+            df["deal_rotation"] = b.turn
         df["seed"] = seeds
         for s, name in enumerate(seated):
             df[f"player_{s}"] = name
@@ -246,11 +286,20 @@ def _compiled_table(
     return table.iloc[order].reset_index(drop=True)
 
 
-def result_columns(config: Any, players: Sequence[str | Player]) -> list[str]:
+def result_columns(
+    config: Any, players: Sequence[str | Player], rotate_deals: bool = False
+) -> list[str]:
     """The columns a run of this config and line-up makes (from one game, not stored)."""
-    table = run_chunk(config, players, 0, 0, 1, False)[0]
+    table = run_chunk(config, players, 0, 0, 1, False, rotate_deals=rotate_deals)[0]
     assert not isinstance(table, Summary)
     return list(table.columns)
+
+
+def games_per_deal(spec: Mapping[str, Any]) -> int:
+    """How many games a run plays a deal: one per seat arrangement (``rotate_seats``) times one
+    per rotation of the deal's hands (``rotate_deals``; absent from the runs before it)."""
+    n = len(spec["players"])
+    return (n if spec["rotate_seats"] else 1) * (n if spec.get("rotate_deals") else 1)
 
 
 def run_spec(
@@ -260,9 +309,11 @@ def run_spec(
     seed: int,
     rotate_seats: bool,
     engine: str = "compiled",
+    rotate_deals: bool = False,
 ) -> dict[str, Any]:
     """Everything that fixes a run's table: its provenance (stored with saved tables).
-    ``engine`` is the one that plays (``"compiled"`` or ``"python"``)."""
+    ``engine`` is the one that plays (``"compiled"`` or ``"python"``); ``rotate_deals`` is
+    written only when true, so every run without it keeps its key."""
     spec = {
         "game": game_of(config).name,
         "gamelib_version": __version__,
@@ -272,6 +323,8 @@ def run_spec(
         "seed": seed,
         "rotate_seats": rotate_seats,
     }
+    if rotate_deals:
+        spec["rotate_deals"] = True
     if engine == "python" and engine_for(game_of(config), players) == "compiled":
         spec["engine"] = "python"  # forced: other games than the default engine plays
     return spec
@@ -298,5 +351,5 @@ def run_key(spec: dict[str, Any]) -> str:
 
 def run_fingerprint(spec: dict[str, Any]) -> str:
     """What every chunk of a run carries: a hash of its game, version, config, players, seed
-    and seat rotation (not its length: deal i is the same game in a run of any length)."""
+    and seat and deal rotations (not its length: deal i is the same game in a run of any length)."""
     return run_key({k: v for k, v in spec.items() if k != "n_games"})

@@ -2,8 +2,8 @@
 run asked for again — with as many deals, fewer, or more — plays only the deals it lacks.
 
 A *run* is everything that fixes its games except their number: the game, gamelib's version
-(the version of play), the rule fields, the line-up, the seed, the seat rotation and a forced
-engine (:func:`~gamelib.sim.run_fingerprint`).  Deal *i* of a run is the same game whatever
+(the version of play), the rule fields, the line-up, the seed, the seat and deal rotations and
+a forced engine (:func:`~gamelib.sim.run_fingerprint`).  Deal *i* of a run is the same game whatever
 its length (seeds are per deal), so a run of 1,000 deals is the first 1,000 deals of any longer
 one: a request for *n* deals is served from any stored run of the same fingerprint and plays
 deals *k … n−1* when only *k* are stored.
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamelib.core import ResultsError
-from gamelib.sim.chunks import PROVENANCE, run_fingerprint
+from gamelib.sim.chunks import PROVENANCE, games_per_deal, run_fingerprint
 from gamelib.sim.results import results_dir
 from gamelib.sim.store import _PartStore
 
@@ -88,7 +88,7 @@ def runs_of(table: pd.DataFrame) -> list[tuple[dict[str, Any], pd.DataFrame]]:
     runs = prov.get("runs", [prov])
     out, at = [], 0
     for spec in runs:
-        rows = spec["n_games"] * (len(spec["players"]) if spec["rotate_seats"] else 1)
+        rows = spec["n_games"] * games_per_deal(spec)
         part = table.iloc[at : at + rows].reset_index(drop=True)
         # a sweep over player counts has the largest line-up's seats: a smaller run's extra
         # seats (player_4, win_4, … where seat 0 has the same column) are not its seats
@@ -334,7 +334,7 @@ def pack_cache(
             continue
         if search_only and engine_for(game, spec["players"]) == "compiled":
             continue
-        per = len(spec["players"]) if spec["rotate_seats"] else 1
+        per = games_per_deal(spec)
         kept = _PartStore(run, spec, "cache").load(2**62, per, spec["seed"], False)
         frames, at = [], 0
         for a in sorted(kept):

@@ -104,10 +104,11 @@ def _tidy(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _empty_table(config: Any, players: Sequence[Any]) -> pd.DataFrame:
+def _empty_table(config: Any, players: Sequence[Any], rotate_deals: bool = False) -> pd.DataFrame:
     import pandas as pd
 
-    cols = PROVENANCE + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
+    head = [*PROVENANCE[:5], "deal_rotation", *PROVENANCE[5:]] if rotate_deals else PROVENANCE
+    cols = head + list(config_columns(config)) + [f"player_{s}" for s in range(len(players))]
     return pd.DataFrame(columns=cols)
 
 

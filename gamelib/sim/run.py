@@ -38,12 +38,14 @@ from gamelib.sim.checks import (
     _Names,
     check_columns,
     check_output_path,
+    check_rotate_deals,
 )
 from gamelib.sim.chunks import (
     PROVENANCE,
     SUMMARY,
     Summary,
     game_of,
+    games_per_deal,
     n_seats,
     result_columns,
     run_spec,
@@ -82,6 +84,7 @@ def simulate(
     workers: int | None = None,
     executor: Any = None,
     rotate_seats: bool = False,
+    rotate_deals: bool = False,
     progress: bool = True,
     chunk_size: int | None = None,
     records: str | os.PathLike[str] | None = None,
@@ -94,7 +97,8 @@ def simulate(
     _stream: tuple[Path, Sequence[str] | None] | None = None,
     _summary: bool = False,
 ) -> pd.DataFrame:
-    """Play ``n_games`` seeded games (× seats with ``rotate_seats``) and return one row per game.
+    """Play ``n_games`` seeded deals (one game each; × seats with ``rotate_seats``, × seats
+    again with ``rotate_deals``) and return one row per game.
 
     ``seed``: 0 ≤ seed < 2**128.  ``workers``: local processes (default: every core, for a run
     with enough work to pay for starting them — a small run plays in this process; 1 runs in
@@ -115,6 +119,10 @@ def simulate(
     game's compiled core and any other line-up through the reference engine; ``"python"``
     forces the reference engine (slower; built-in players then break ties with other random
     numbers, so their games differ); ``"compiled"`` refuses a line-up it cannot compile.
+    ``rotate_deals``: play every rotation of each deal's hands (a seat-rotated deal: rotation
+    ``r`` gives seat ``i`` the hand dealt to seat ``(i + r) mod n``, the rest of the deal as
+    dealt; column ``deal_rotation``), so each hand starts once from each seat — for a game that
+    deals its seats hands (``Game.rotate_deal``; Gargon), refused for one that does not.
     Every argument is checked before the first game.
     """
     name = _Names(_names)
@@ -139,18 +147,19 @@ def simulate(
     for flag, value in (("rotate_seats", rotate_seats), ("keep_resume", keep_resume)):
         if not isinstance(value, bool):
             raise ConfigError(f"{name(flag)} must be True or False, got {value!r}")
+    check_rotate_deals(game, rotate_deals, name("rotate_deals"))
     _check_executor(executor, name("executor"))
     records_path = (
         check_output_path(records, name("records"), ".jsonl") if records is not None else None
     )
-    spec = run_spec(config, players, n_games, seed, rotate_seats, engine)
+    spec = run_spec(config, players, n_games, seed, rotate_seats, engine, rotate_deals)
     if columns is not None:
         if isinstance(columns, str) or not isinstance(columns, Sequence):
             raise ConfigError(
                 f"{name('columns')} must be a list of outcome columns, got {columns!r}"
             )
         columns = list(columns)
-    per_game = len(players) if rotate_seats else 1
+    per_game = games_per_deal(spec)
     deal_cache = (
         _deal_cache(cache, spec, per_game, name, columns, resume is not None or records is not None)
         if n_games > 0
@@ -206,7 +215,18 @@ def simulate(
     if _summary and (store, deal_cache, _stream, columns) != (None, None, None, None):
         raise AssertionError("a summary run keeps no table")  # pragma: no cover - internal
     jobs = (
-        (config, list(players), seed, a, b, rotate_seats, want_records, engine, _summary)
+        (
+            config,
+            list(players),
+            seed,
+            a,
+            b,
+            rotate_seats,
+            want_records,
+            engine,
+            _summary,
+            rotate_deals,
+        )
         for a, b in _spans(todo, chunk_size)
     )
     bar = _progress(n_games * per_game, progress, game.name)
@@ -269,7 +289,7 @@ def simulate(
     table = (
         _tidy(pd.concat(frames, ignore_index=True))
         if frames and n_games
-        else _empty_table(config, players)
+        else _empty_table(config, players, rotate_deals)
     )
     if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
         raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
@@ -314,7 +334,7 @@ def simulate_to(
     ``turns``) for every game.  The command line's ``simulate --out`` runs this."""
     out = check_output_path(path, "out", ".parquet")
     if columns is not None:
-        check_columns(result_columns(config, players), columns)
+        check_columns(result_columns(config, players, kwargs.get("rotate_deals", False)), columns)
     return simulate(config, players, n_games, seed, resume=resume, _stream=(out, columns), **kwargs)
 
 

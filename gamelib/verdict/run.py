@@ -46,11 +46,12 @@ from gamelib.sim import (
     check_output_path,
     default_workers,
     game_of,
+    games_per_deal,
     n_seats,
     player_name,
     run_spec,
 )
-from gamelib.sim.checks import _Names
+from gamelib.sim.checks import _Names, check_rotate_deals
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _exit_with_parent, _run, quiet_resource_tracker
 from gamelib.sim.results import _tidy
@@ -169,14 +170,22 @@ class _Run:
 
     def __init__(self, config: Any, seats: list[Any], rotate: bool, seed: int, cap: int) -> None:
         self.config, self.seats, self.rotate, self.seed = config, seats, rotate, seed
-        self.per_deal = len(seats) if rotate else 1
+        self.hands = False  # every rotation of a deal's hands: verdict(rotate_deals=True)
         self.cap = cap
         self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
         self.store: _PartStore | None = None
         self.seconds_per_deal = 0.0
 
+    @property
+    def per_deal(self) -> int:
+        return games_per_deal(self.spec(self.cap))
+
+    def spec(self, n: int) -> dict[str, Any]:
+        """The run's provenance for its first ``n`` deals."""
+        return run_spec(self.config, self.seats, n, self.seed, self.rotate, rotate_deals=self.hands)
+
     def attach(self, folder: Path, what: str) -> None:
-        spec = run_spec(self.config, self.seats, self.cap, self.seed, self.rotate)
+        spec = self.spec(self.cap)
         self.store = _PartStore(folder, spec, what)
         for a, (b, df, _) in self.store.load(self.cap, self.per_deal, self.seed, False).items():
             self.parts[a] = (b, df)
@@ -184,7 +193,7 @@ class _Run:
     def attach_cache(self, cache: bool | str | os.PathLike[str], need: Sequence[str]) -> None:
         """Keep this run's deals in the study cache (:mod:`gamelib.sim.deals`): what it or a
         stored study already holds is read, what is played is kept there."""
-        spec = run_spec(self.config, self.seats, self.cap, self.seed, self.rotate)
+        spec = self.spec(self.cap)
         root, what = cache_root(cache)
         entry = RunCache(spec, root, self.per_deal, what, need=need)
         self.store = entry.store
@@ -241,6 +250,7 @@ def verdict(
     cache: bool | str | os.PathLike[str] = False,
     max_minutes: float | None = None,
     design: str = "cs",
+    rotate_deals: bool = False,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -269,9 +279,12 @@ def verdict(
     ``"gst-pocock"``), cheaper where valid but planned in advance: they are refused with
     ``max_minutes``, and questions with a one-sided claim stay with ``"cs"`` (each row's
     ``design`` says which decided it; docs/guide/verdicts.md says what each costs).
+    ``rotate_deals``: the mirror games play every rotation of each deal's hands (as
+    :func:`~gamelib.sim.simulate`), the deal still the unit (its n games averaged); default off.
     """
     name = _Names(_names)
     game = game_of(config)
+    check_rotate_deals(game, rotate_deals, name("rotate_deals"))
     check_seed(seed, name("seed"))
     for what, v in (("alpha", alpha), ("beta", beta)):
         if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
@@ -316,10 +329,11 @@ def verdict(
     # the units: each level's mirror games, each neighbouring pair's games
     runs: dict[tuple[Any, ...], _Run] = {}
 
-    def run_of(lineup: list[Any], rotate: bool) -> _Run:
-        key = (tuple(player_name(p) for p in lineup), rotate)
+    def run_of(lineup: list[Any], rotate: bool, hands: bool = False) -> _Run:
+        key = (tuple(player_name(p) for p in lineup), rotate, hands)
         if key not in runs:
             runs[key] = _Run(config, lineup, rotate, seed, max_games)
+            runs[key].hands = hands
         return runs[key]
 
     units: list[tuple[str, list[_Run], list[Question], dict[str, Any]]] = []
@@ -327,7 +341,7 @@ def verdict(
     skill_qs = [q for q in qs if q.unit == "pair"]
     for n, p in zip(names, levels, strict=True):
         if mirror_qs:
-            units.append((n, [run_of([p] * seats, False)], mirror_qs, {}))
+            units.append((n, [run_of([p] * seats, False, rotate_deals)], mirror_qs, {}))
     for (wn, wp), (sn, sp) in zip(
         zip(names, levels, strict=True), list(zip(names, levels, strict=True))[1:], strict=False
     ):
@@ -352,6 +366,7 @@ def verdict(
             "max_games": max_games,
             "seed": seed,
             "first_batch": first_batch,
+            **({"rotate_deals": True} if rotate_deals else {}),
         }
         manifest = folder / "verdict.json"
         if (folder / "run.json").exists():
@@ -449,6 +464,7 @@ def verdict(
         "beta": beta,
         "max_games": max_games,
         "design": design,
+        **({"rotate_deals": True} if rotate_deals else {}),
     }
     if out is not None:
         order = list(runs.values())
@@ -500,7 +516,7 @@ def _store(runs: list[_Run], call: dict[str, Any], path: Path) -> None:
     for i, r in enumerate(runs):
         upto = max(u["deals"] for u in call["units"] if i in u["runs"])
         t = _tidy(r.table(upto))
-        t.attrs["provenance"] = run_spec(r.config, r.seats, upto, r.seed, r.rotate)
+        t.attrs["provenance"] = r.spec(upto)
         frames.append(t)
     table = combine(frames)
     table.attrs["verdict"] = call
@@ -520,8 +536,7 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
         raise ResultsError("this table was not stored by a verdict (no units in its attrs)")
     parts, at = [], 0
     for run in runs:
-        per = len(run["players"]) if run["rotate_seats"] else 1
-        n = run["n_games"] * per
+        n = run["n_games"] * games_per_deal(run)
         parts.append(_tidy(table.iloc[at : at + n].reset_index(drop=True)))
         at += n
     qs = [question_from_json(q) for q in call["questions"]]
@@ -551,6 +566,8 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
         k: call[k] for k in ("game", "config", "levels", "seed", "alpha", "beta", "max_games")
     }
     out.attrs["verdict"]["design"] = call.get("design", "cs")
+    if call.get("rotate_deals"):
+        out.attrs["verdict"]["rotate_deals"] = True
     return out
 
 
@@ -601,7 +618,8 @@ def _play(
         size = b - a if use is None else max(1, -(-(b - a) // (2 * cores)))
         for x in range(a, b, size):
             y = min(x + size, b)
-            jobs.append((run.config, list(run.seats), run.seed, x, y, run.rotate, False, "auto"))
+            args = (run.config, list(run.seats), run.seed, x, y, run.rotate, False, "auto")
+            jobs.append((*args, run.hands))
     t0 = time.perf_counter()
     for start, (df, _) in _run(iter(jobs), 1 if use is None else cores, use, name("executor")):
         stop = start + len(df) // run.per_deal

@@ -33,6 +33,7 @@ import pandas as pd
 
 from gamelib.core import ConfigError, GamelibError
 from gamelib.sim import save
+from gamelib.sim.chunks import games_per_deal
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
 from gamelib.verdict.compare import _decide, _label, _level_measure, _with_measure, meaning
@@ -84,7 +85,7 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
             spec
         ):
             raise GamelibError(f"{d / 'run.json'} is not a gamelib run manifest; delete {d}")
-        per = len(spec["players"]) if spec["rotate_seats"] else 1
+        per = games_per_deal(spec)
         parts = _PartStore(d, spec, "pack").load(spec["n_games"], per, spec["seed"], False)
         at, frames = 0, []
         for a in sorted(parts):
@@ -134,7 +135,7 @@ def runs_of(table: pd.DataFrame) -> list[tuple[dict[str, Any], pd.DataFrame]]:
     runs = prov.get("runs", [prov])
     out, at = [], 0
     for spec in runs:
-        rows = spec["n_games"] * (len(spec["players"]) if spec["rotate_seats"] else 1)
+        rows = spec["n_games"] * games_per_deal(spec)
         part = table.iloc[at : at + rows].reset_index(drop=True)
         # a sweep over player counts has the largest line-up's seats: a smaller run's extra
         # seats (player_4, win_4, … where seat 0 has the same column) are not its seats
