@@ -660,10 +660,11 @@ class IsmctsPlayer:
         return legal[codes.index(int(decision))]
 
     def search(
-        self, obs: GargonObservation, seed: int, stop_early: bool = False
+        self, obs: GargonObservation, seed: int, stop_early: bool = False, profile: Any = None
     ) -> tuple[int, IntArray, IntArray, Any]:
         """The compiled search on ``obs`` with ``seed``: ``(decision, options, visits, wins)``
-        (``stop_early``: as soon as the decision is settled; visit counts are then partial)."""
+        (``stop_early``: as soon as the decision is settled; visit counts are then partial;
+        ``profile``: an int64 array that receives the cycles per stage, see :func:`search`)."""
         t: KernelTables = tables(obs.config)
         tp = template(obs)
         return search(  # type: ignore[no-any-return]
@@ -676,6 +677,7 @@ class IsmctsPlayer:
             self.widen,
             stop_early,
             self.cutoff,
+            profile,
         )
 
 
