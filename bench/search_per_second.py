@@ -20,6 +20,9 @@ section to ``bench/results/search-per-second.json``:
     The iteration count at which ``VARIANT`` (a time spec, e.g. ``ismcts:1ms:cut:1``: only its
     options count) takes the reference's CPU time per decision on the sample, both measured in
     this process, interleaved (the line search of :func:`gamelib.timed.measure`).
+``ingame GAME SETUP SPEC,SPEC,... GAMES``
+    CPU ms per decision of each spec as it plays, the specs sharing the table in seeded games
+    (seats rotated): the cost of a player that keeps a tree between decisions.
 ``verdict GAME SETUP WEAKER STRONGER MINUTES [SEED]``
     ``gamelib.verdict.verdict(config, [WEAKER, STRONGER], [Skill(0)])``: the stronger alone
     against copies of the weaker, rotated through every seat, one worker, stopped at
@@ -171,6 +174,46 @@ def equal(game_name: str, setup: str, reference: str, variant: str) -> dict[str,
     return out
 
 
+def in_games(game_name: str, setup: str, specs: list[str], n_games: int) -> dict[str, Any]:
+    """The ``ingame`` section: CPU ms per decision (with two or more options) of each spec in
+    ``n_games`` seeded games where they share the table (seats rotated game by game; a spec
+    list shorter than the seats is repeated), as they play: what a player that keeps
+    something between decisions (``mcts:N:reuse``) costs in play, which the fixed sample
+    cannot show."""
+    from gamelib.core import game_rngs, game_seeds
+    from gamelib.sim import n_seats
+
+    game = get_game(game_name)
+    config = game.config(setup)
+    n = n_seats(config)
+    spent = {s: 0.0 for s in specs}
+    made = {s: 0 for s in specs}
+    for g, seed in enumerate(game_seeds(33, n_games)):
+        seated = [specs[(s + g) % len(specs)] for s in range(n)]
+        agents = [game.player(p) for p in seated]
+        chance, rngs = game_rngs(seed, n)
+        state = game.new_state(config, chance)
+        while not state.is_over():
+            seat = state.current_player()
+            legal = state.legal_moves()
+            obs = state.observation(seat)
+            a = time.process_time()
+            move = agents[seat](obs, legal, rngs[seat])
+            if len(legal) > 1:
+                spent[seated[seat]] += time.process_time() - a
+                made[seated[seat]] += 1
+            state.apply(move)
+    out = {
+        "game": game_name,
+        "setup": setup,
+        "games": n_games,
+        "ms_per_decision": {s: round(1000 * spent[s] / max(1, made[s]), 2) for s in specs},
+        "decisions": made,
+        **_machine(),
+    }
+    return out
+
+
 def run_verdict(
     game_name: str, setup: str, weaker: str, stronger: str, minutes: float, seed: int = 33
 ) -> dict[str, Any]:
@@ -214,6 +257,11 @@ def main(argv: list[str]) -> None:
         res = equal(*argv[1:5])
         print(json.dumps(res, indent=1))
         _save(f"equal {res['game']} {res['setup']} {res['reference']} {res['variant']}", res)
+    elif argv[0] == "ingame":
+        game, setup, specs, games = argv[1:5]
+        res = in_games(game, setup, specs.split(","), int(games))
+        print(json.dumps(res, indent=1))
+        _save(f"ingame {game} {setup} {specs}", res)
     elif argv[0] == "verdict":
         game, setup, weak, strong, minutes = argv[1:6]
         seed = int(argv[6]) if len(argv) > 6 else 33

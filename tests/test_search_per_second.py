@@ -223,3 +223,56 @@ def test_two_digits():
         1200,
         16_000,
     ]
+
+
+# --- Garner's tree reuse ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "want"),
+    [
+        ("mcts:50:reuse", (50, "greedy", 2, 0.1, True)),
+        ("mcts:50:random:0:0.5:reuse", (50, "random", 0, 0.5, True)),
+        ("mcts:50", (50, "greedy", 2, 0.1, False)),
+    ],
+)
+def test_reuse_specs_parse(spec, want):
+    from gamelib.garner.search import parse_spec
+
+    s = parse_spec(spec.partition(":")[2])
+    assert (s.iterations, s.policy, s.cutoff, s.c, s.reuse) == want
+
+
+@pytest.mark.parametrize("spec", ["mcts:reuse", "mcts:50:reuse:greedy", "mcts:50:greedy:2:0.1:1"])
+def test_bad_reuse_specs_are_refused(spec):
+    with pytest.raises(ConfigError, match=spec) as err:
+        GARNER.player(spec)
+    assert "\n" not in str(err.value)
+
+
+def test_reuse_keeps_the_turns_tree_and_plays_legal_reproducible_games():
+    cfg = GARNER.config("A")
+    players = ["mcts:40:reuse", "mcts:40"]
+    a = simulate(cfg, players, 3, 21, workers=1, progress=False, rotate_seats=True)
+    b = simulate(cfg, players, 3, 21, workers=1, progress=False, rotate_seats=True)
+    assert a.equals(b)
+    # within a turn the next search starts at the node of the decision taken
+    from gamelib.garner import new_state
+    from gamelib.garner.search import F_VISITS
+
+    s = new_state(cfg, __import__("random").Random(2))
+    p = GARNER.player("mcts:40:reuse")
+    rng = SplitMixRandom(3)
+    reused = 0
+    while s.current_player() == 0 and not s.is_over():
+        legal = s.legal_moves()
+        kept = p._tree  # type: ignore[attr-defined]
+        before = None if kept is None or kept[6] < 0 else int(kept[3][kept[6], F_VISITS])
+        n_before = None if kept is None else kept[5]
+        s.apply(p(s, legal, rng))
+        now = p._tree  # type: ignore[attr-defined]
+        if before is not None and len(legal) > 1:
+            # the kept node was the root: the tree grew from it, adding visits to its own
+            assert now[5] > n_before and now[3][kept[6], F_VISITS] > before
+            reused += 1
+    assert reused >= 1
