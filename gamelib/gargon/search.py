@@ -1,5 +1,10 @@
 """Gargon's search player ``ismcts:N``: information-set Monte-Carlo tree search, compiled.
 
+*Why one file (about 770 lines):* numba's on-disk cache is keyed on the file a jitted function
+lives in and does not follow calls into other files, so the search, its determinizations and
+the evaluation its cut-off playouts call stay in one module, compiled and invalidated as one
+unit.
+
 Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the compiled core
 (:mod:`gamelib.gargon.kernel`). The player sees only its seat's observation. Every one of its
 ``N`` iterations
@@ -25,7 +30,24 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the c
 4. **plays out** the determinization to the end with the playout policy on every seat
    (``random``, uniform over the legal options, or ``greedy``, the compiled greedy player),
    and adds the result to every node on the path: each seat's **win share** (1 for a sole
-   win, 1/k for a win shared by k, else 0).
+   win, 1/k for a win shared by k, else 0);
+5. or, with an **evaluation cut-off** (``cut:K``), plays out only until ``K`` rounds have
+   ended since the leaf (the playout stops at the start of the ``K``-th round from there, or
+   at the game's end if that comes first) and adds each seat's *estimated* win share instead:
+   :func:`evaluate`, a softmax over the seats of the position's features — the amulets
+   captured with their zero multipliers, the majority bonuses as they stand, the cards in hand
+   and their values, and score and hand weighted by how much of the draw piles is gone —
+   with weights fitted by maximum likelihood on the final wins of 20,000 greedy games per
+   player count (``bench/gargon_eval.py``; ``bench/results/gargon-eval.json`` keeps the fit,
+   its sample and its held-out log-loss: 4 players 1.18 nats a position against 1.39 for a
+   uniform guess and 1.24 for score alone). This is MCTS with evaluation cut-offs
+   (early playout termination: Lorentz 2008, *Amazons discover Monte-Carlo*; Winands,
+   Björnsson and Saito 2010, *Monte Carlo Tree Search in Lines of Action*; the heuristic
+   backups of Lanctot, Winands, Pepels and Sturtevant 2014, *Monte Carlo Tree Search with
+   Heuristic Evaluations using Implicit Minimax Backups*, whose estimate this is, without
+   their minimax mixing). A random playout of a whole Gargon game is ~75 decisions; one round
+   is about a tenth of that, so an iteration costs far less and the same time buys several
+   times the iterations (docs/performance.md, *Strength per second*).
 
 Known simplifications of SO-ISMCTS, kept for speed: the hidden numbers are dealt uniformly
 within their colours, so nothing is inferred from how opponents have played; and the opponents'
@@ -38,12 +60,16 @@ seat's ``rng`` (``rng.getrandbits(63)``) at each searched decision, so the same 
 players give the same decisions in any process. A decision with one legal option is returned
 without a search and draws no random number.
 
-Spec: ``ismcts:N[:PLAYOUT][:C]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT`` ``random``
-(the default) or ``greedy`` (stronger per iteration, about three times slower over a game, so
-about as strong for the same time; ``bench/gargon_search.py`` and docs/performance.md give the
-numbers),
-``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``, ``ismcts:200:random``,
-``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
+Spec: ``ismcts:N[:PLAYOUT][:C][:cut:K]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT``
+``random`` (the default) or ``greedy`` (stronger per iteration, about three times slower over a
+game, so about as strong for the same time; ``bench/gargon_search.py`` and docs/performance.md
+give the numbers), ``C`` the exploration constant (default 0.7), ``cut:K`` the evaluation
+cut-off after ``K`` ≥ 1 rounds (default: none, play to the end), e.g. ``ismcts:1000``,
+``ismcts:200:random``, ``ismcts:500:greedy:1.0``, ``ismcts:500:1.0``, ``ismcts:3400:cut:1`` or
+``ismcts:500:greedy:0.5:cut:2``. The options keep that order; ``cut`` is neither a playout nor
+a number, so every earlier spec reads as before. ``N`` may also be a time per decision,
+``ismcts:25ms`` or ``ismcts:40ms:cut:1``, which :mod:`gamelib.timed` resolves before play to the
+count that takes that long here (the tables record the resolved name).
 """
 
 from __future__ import annotations

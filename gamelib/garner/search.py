@@ -32,6 +32,13 @@ gets a fresh search of ``N`` iterations from the current position:
    (win 1, draw 0.5 — a ``turn_limit`` stall is a draw — loss 0) plus 0.2 of the seats' card
    share, so lines that all lose still rank by how much they lose by.
 
+**Tree reuse** (``:reuse`` at the end of the spec, e.g. ``mcts:1000:reuse``): a turn is several
+sub-decisions of one seat (lift, each placement, collect), and by default each gets a fresh tree.
+With reuse the player keeps the tree: when the position is the one its last decision led to
+(same turn and seat, :func:`~gamelib.garner.kernel.same_position`), the search starts at that
+decision's node, with its visits, values and subtree, and adds ``N`` iterations there (the node
+acts as the root: every child is tried, no widening). The opponent's turn starts a fresh tree.
+
 The decision taken is the root child visited most (ties: the higher mean, then the first in
 legal order). The player's search stops early once that child leads every other by more than
 the iterations left — no later iteration could change the decision, so the moves are exactly
@@ -784,7 +791,7 @@ class MCTSPlayer:
 
 
 def mcts(spec: str | None = None) -> MCTSPlayer:
-    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` player."""
+    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]][:reuse]`` player."""
     return MCTSPlayer(parse_spec(spec), f"mcts:{spec}")
 
 
