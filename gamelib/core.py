@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -371,6 +372,12 @@ class Game:
                 f"unknown {self.name} player {spec!r}; known players: {', '.join(self.players)}"
             )
         factory = self.players[name]
+        if time_budget(spec) is not None:
+            raise ConfigError(
+                f"{spec!r} asks for a time per decision, which is measured on this machine and "
+                f"resolved before play to a concrete player: gamelib.timed.resolve(config, "
+                f"{spec!r}) gives it (the command line resolves it for you)"
+            )
         if not arg:
             return factory()
         try:
@@ -379,6 +386,19 @@ class Game:
             raise ConfigError(
                 f"the {self.name} player {name!r} takes no ':' option, got {spec!r}"
             ) from None
+
+
+#: a time-per-decision budget as a player's first option (``mcts:25ms``, ``ismcts:2.5ms``)
+_TIME_BUDGET = re.compile(r"^[^:]+:(\d+(?:\.\d+)?)ms(?::|$)")
+
+
+def time_budget(spec: object) -> float | None:
+    """The milliseconds per decision a player spec asks for (``mcts:25ms`` → 25.0;
+    ``ismcts:40ms:cut:1`` → 40.0), or None when its first option is not a time."""
+    if not isinstance(spec, str):
+        return None
+    m = _TIME_BUDGET.match(spec)
+    return float(m.group(1)) if m else None
 
 
 def replace_config(config: C, **overrides: Any) -> C:

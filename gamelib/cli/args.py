@@ -320,6 +320,18 @@ def _resume_folder(args: argparse.Namespace) -> Path | None:
     return Path(args.resume) if args.resume is not None else None
 
 
+def _resolved(names: list[str], config: Any) -> list[str]:
+    """The players with every time spec (``mcts:25ms``) resolved to the concrete player it is
+    on this machine (:mod:`gamelib.timed`: measured once, then kept in the study cache), each
+    said in a note; the run seats and records the resolved names."""
+    from gamelib.timed import resolve_players
+
+    try:
+        return [str(p) for p in resolve_players(config, names)]
+    except GamelibError as exc:
+        raise CliError(f"--players: {exc}") from None
+
+
 def _seats(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
     from gamelib.sim import n_seats

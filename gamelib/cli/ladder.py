@@ -13,6 +13,7 @@ from gamelib.cli.args import (
     _check_run_args,
     _config_from_args,
     _names,
+    _resolved,
     _resume_folder,
     _slimmed,
     path_arg,
@@ -73,7 +74,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
     _check_run_args(args)
     config = _config_from_args(args, infer_players=False)
-    levels = _names(args.players)
+    levels = _resolved(_names(args.players), config)
     if not levels:
         raise CliError(f"--players {args.players!r} names no player; e.g. --players random,greedy")
     try:

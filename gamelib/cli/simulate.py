@@ -17,6 +17,7 @@ from gamelib.cli.args import (
     _config_from_args,
     _grid_from_args,
     _names,
+    _resolved,
     _resume_folder,
     _seats,
     _slimmed,
@@ -171,7 +172,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     _check_run_args(args)
     config = _config_from_args(args)
-    players = _seats(args.players, config)
+    players = _resolved(_seats(args.players, config), config)
     _check_columns(args, result_columns(config, players) if args.columns else [])
     resume = _resume_folder(args)
     run = {

@@ -8,7 +8,15 @@ import argparse
 import sys
 from typing import Any
 
-from gamelib.cli.args import FLAGS, CliError, _add_config_flags, _config_from_args, _names, path_arg
+from gamelib.cli.args import (
+    FLAGS,
+    CliError,
+    _add_config_flags,
+    _config_from_args,
+    _names,
+    _resolved,
+    path_arg,
+)
 
 #: the designs --design takes (gamelib.verdict.designs.DESIGNS; kept here so --help needs no
 #: import of the verdicts, and a test keeps the two equal)
@@ -153,7 +161,7 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
     from gamelib.sim import check_output_path, check_scheduler_address, n_seats
 
     config = _config_from_args(args, infer_players=False)
-    levels = _names(args.players)
+    levels = _resolved(_names(args.players), config)
     if not levels:
         raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
     flag, suffix = out

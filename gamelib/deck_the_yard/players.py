@@ -296,7 +296,8 @@ class OraclePlayer:
 
 
 def rollout(arg: str | None = None) -> Player:
-    """``rollout:N`` or ``rollout:N:POLICY``: flat Monte-Carlo with N futures per decision."""
+    """``rollout:N`` or ``rollout:N:POLICY``: flat Monte-Carlo with N futures per decision;
+    ``rollout:25ms`` by time per decision (:mod:`gamelib.timed`)."""
     spec = "rollout" if arg is None else f"rollout:{arg}"
     if arg is None:
         raise ConfigError(

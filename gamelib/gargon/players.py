@@ -148,7 +148,9 @@ def random_() -> Player:
 
 
 def ismcts(spec: str | None = None) -> Player:
-    """``ismcts:N[:greedy|random][:C]``: information-set MCTS (``gamelib.gargon.search``)."""
+    """``ismcts:N[:greedy|random][:C][:cut:K]``: information-set MCTS (``gamelib.gargon.search``),
+    its playouts cut off after K rounds with an evaluation backed up; ``ismcts:25ms`` by time
+    per decision (:mod:`gamelib.timed`)."""
     from gamelib.gargon.search import ismcts as make  # the search imports the kernel, which
     # imports this module's constants: imported when asked for
 

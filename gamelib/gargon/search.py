@@ -1,5 +1,10 @@
 """Gargon's search player ``ismcts:N``: information-set Monte-Carlo tree search, compiled.
 
+*Why one file (about 770 lines):* numba's on-disk cache is keyed on the file a jitted function
+lives in and does not follow calls into other files, so the search, its determinizations and
+the evaluation its cut-off playouts call stay in one module, compiled and invalidated as one
+unit.
+
 Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the compiled core
 (:mod:`gamelib.gargon.kernel`). The player sees only its seat's observation. Every one of its
 ``N`` iterations
@@ -25,7 +30,24 @@ Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) on the c
 4. **plays out** the determinization to the end with the playout policy on every seat
    (``random``, uniform over the legal options, or ``greedy``, the compiled greedy player),
    and adds the result to every node on the path: each seat's **win share** (1 for a sole
-   win, 1/k for a win shared by k, else 0).
+   win, 1/k for a win shared by k, else 0);
+5. or, with an **evaluation cut-off** (``cut:K``), plays out only until ``K`` rounds have
+   ended since the leaf (the playout stops at the start of the ``K``-th round from there, or
+   at the game's end if that comes first) and adds each seat's *estimated* win share instead:
+   :func:`evaluate`, a softmax over the seats of the position's features — the amulets
+   captured with their zero multipliers, the majority bonuses as they stand, the cards in hand
+   and their values, and score and hand weighted by how much of the draw piles is gone —
+   with weights fitted by maximum likelihood on the final wins of 20,000 greedy games per
+   player count (``bench/gargon_eval.py``; ``bench/results/gargon-eval.json`` keeps the fit,
+   its sample and its held-out log-loss: 4 players 1.18 nats a position against 1.39 for a
+   uniform guess and 1.24 for score alone). This is MCTS with evaluation cut-offs
+   (early playout termination: Lorentz 2008, *Amazons discover Monte-Carlo*; Winands,
+   Björnsson and Saito 2010, *Monte Carlo Tree Search in Lines of Action*; the heuristic
+   backups of Lanctot, Winands, Pepels and Sturtevant 2014, *Monte Carlo Tree Search with
+   Heuristic Evaluations using Implicit Minimax Backups*, whose estimate this is, without
+   their minimax mixing). A random playout of a whole Gargon game is ~75 decisions; one round
+   is about a tenth of that, so an iteration costs far less and the same time buys several
+   times the iterations (docs/performance.md, *Strength per second*).
 
 Known simplifications of SO-ISMCTS, kept for speed: the hidden numbers are dealt uniformly
 within their colours, so nothing is inferred from how opponents have played; and the opponents'
@@ -38,12 +60,16 @@ seat's ``rng`` (``rng.getrandbits(63)``) at each searched decision, so the same 
 players give the same decisions in any process. A decision with one legal option is returned
 without a search and draws no random number.
 
-Spec: ``ismcts:N[:PLAYOUT][:C]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT`` ``random``
-(the default) or ``greedy`` (stronger per iteration, about three times slower over a game, so
-about as strong for the same time; ``bench/gargon_search.py`` and docs/performance.md give the
-numbers),
-``C`` the exploration constant (default 0.7), e.g. ``ismcts:1000``, ``ismcts:200:random``,
-``ismcts:500:greedy:1.0`` or ``ismcts:500:1.0``.
+Spec: ``ismcts:N[:PLAYOUT][:C][:cut:K]`` — ``N`` iterations per decision (≥ 1), ``PLAYOUT``
+``random`` (the default) or ``greedy`` (stronger per iteration, about three times slower over a
+game, so about as strong for the same time; ``bench/gargon_search.py`` and docs/performance.md
+give the numbers), ``C`` the exploration constant (default 0.7), ``cut:K`` the evaluation
+cut-off after ``K`` ≥ 1 rounds (default: none, play to the end), e.g. ``ismcts:1000``,
+``ismcts:200:random``, ``ismcts:500:greedy:1.0``, ``ismcts:500:1.0``, ``ismcts:3400:cut:1`` or
+``ismcts:500:greedy:0.5:cut:2``. The options keep that order; ``cut`` is neither a playout nor
+a number, so every earlier spec reads as before. ``N`` may also be a time per decision,
+``ismcts:25ms`` or ``ismcts:40ms:cut:1``, which :mod:`gamelib.timed` resolves before play to the
+count that takes that long here (the tables record the resolved name).
 """
 
 from __future__ import annotations
@@ -55,7 +81,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from gamelib.core import ConfigError, Move
 from gamelib.gargon.kernel import (
@@ -79,6 +108,7 @@ from gamelib.gargon.kernel import (
     O_PILE0,
     O_PILE1,
     O_TABLE_N,
+    P_HAND,
     P_N,
     PHASE,
     PILE_N0,
@@ -88,6 +118,7 @@ from gamelib.gargon.kernel import (
     REASON,
     RESOLVING,
     ROUNDS,
+    S_BONUS,
     S_WINNER,
     SHAPE,
     STATE_LEN,
@@ -316,6 +347,110 @@ def _rank_options(t: Any, st: Any, work: Any, n: int, fwork: Any, prior: Any) ->
             prior[k] = -0.001 * abs(-1 - x - want)
 
 
+# --- the profile: where an iteration's time goes -----------------------------------------------
+
+#: the stages :func:`search` counts CPU cycles in when given a ``profile`` array
+PROFILE = ("determinize", "tree", "playout", "score", "backup")
+
+
+@intrinsic
+def _read_cycles(typingctx: Any) -> Any:
+    """The CPU's cycle counter (LLVM's ``readcyclecounter``: ``rdtsc`` on x86), a few
+    nanoseconds a read: what :func:`search`'s profile counts in."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, fnty, "llvm.readcyclecounter"
+        )
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+_cycles: Any = _read_cycles  # called from compiled code without ``typingctx``
+
+# --- the evaluation at a cut-off -----------------------------------------------------------------
+
+#: per seat, what :func:`features` reads from a position: the amulets captured (with their zero
+#: multipliers) and the majority bonuses as they stand, both in tens; the cards in hand and
+#: their summed values in fifteens (high cards win battles); and the two that matter more as
+#: the piles run down, score × progress and hand × progress (progress: the share of the draw
+#: piles already drawn)
+FEATURES = ("amulets", "bonus", "hand", "hand_values", "score_x_progress", "hand_x_progress")
+N_FEATURES = len(FEATURES)
+
+#: the softmax's weights per player count (row ``n_players``; rows 0–2 unused), fitted by
+#: ``python -m bench.gargon_eval`` (see :func:`evaluate`; its provenance is in
+#: ``bench/results/gargon-eval.json``)
+EVAL_WEIGHTS = np.array(
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.6436, 0.0971, 0.2718, -0.3776, 0.8469, 0.2648],  # 3 players
+        [0.8518, 0.1089, 0.1262, -0.0489, 1.1999, 0.2273],  # 4 players
+        [0.9069, 0.1124, -0.0761, 0.2452, 1.5205, 0.3251],  # 5 players
+    ]
+)
+
+
+@njit(cache=True)
+def features(
+    t: Any, st: Any, row: Any, seat_rows: Any, scores: Any, amulets: Any, feats: Any
+) -> None:
+    """``feats[seat]``: the position's :data:`FEATURES` for each seat (scored as if the game
+    ended now, by :func:`~gamelib.gargon.kernel.result`)."""
+    n = t.params[P_N]
+    result(t, st, row, seat_rows, scores, amulets)
+    piles = N_CARDS - n * t.params[P_HAND]
+    progress = 1.0 - (st[PILE_N0] + st[PILE_N1]) / piles if piles > 0 else 1.0
+    for s in range(n):
+        feats[s, 0] = amulets[s] / 10.0
+        feats[s, 1] = seat_rows[s, S_BONUS] / 10.0
+        feats[s, 2] = st[O_HAND_N + s]
+        feats[s, 3] = 0.0
+        feats[s, 4] = scores[s] / 10.0 * progress
+        feats[s, 5] = st[O_HAND_N + s] * progress
+    for c in range(N_CARDS):
+        loc = st[O_LOC + c]
+        if loc < n:  # in a seat's hand
+            feats[loc, 3] += t.value_of[c] / 15.0
+
+
+@njit(cache=True)
+def evaluate(
+    t: Any,
+    st: Any,
+    row: Any,
+    seat_rows: Any,
+    scores: Any,
+    amulets: Any,
+    feats: Any,
+    share: Any,
+) -> None:
+    """``share[seat]``: each seat's chance to win from an unfinished position, a softmax of the
+    seats' :func:`features` (a conditional logit, ``exp(w·f_seat) / Σ exp(w·f)``) with the
+    weights :data:`EVAL_WEIGHTS` of its player count — the heuristic evaluation backed up at a
+    playout's cut-off (Lorentz 2008; Winands, Björnsson and Saito 2010; Lanctot et al. 2014)."""
+    n = t.params[P_N]
+    features(t, st, row, seat_rows, scores, amulets, feats)
+    w = EVAL_WEIGHTS[n]
+    top = -np.inf
+    for s in range(n):
+        u = 0.0
+        for k in range(N_FEATURES):
+            u += w[k] * feats[s, k]
+        share[s] = u
+        top = max(top, u)
+    total = 0.0
+    for s in range(n):
+        share[s] = math.exp(share[s] - top)
+        total += share[s]
+    for s in range(n):
+        share[s] /= total
+
+
 @njit(cache=True)
 def search(
     t: Any,
@@ -331,6 +466,8 @@ def search(
     seed: int,
     widen: bool = True,
     stop_early: bool = False,
+    cutoff: int = 0,
+    profile: Any = None,
 ) -> Any:
     """SO-ISMCTS from the template (see the module docstring): ``n_iter`` iterations, UCB1
     constant ``c_explore``, playouts by ``playout`` (``RANDOM`` or ``GREEDY``), one SplitMix64
@@ -338,8 +475,12 @@ def search(
     what progressive widening is worth); ``stop_early`` ends the search once the most visited
     root option leads every other by more than the iterations left (no later iteration could
     change the decision, so it is the full budget's; the visit counts returned are then the
-    partial ones). Returns ``(decision, options, visits, wins)``: the chosen decision and, per
-    root option in the legal order, its visits and summed win shares."""
+    partial ones); ``cutoff`` > 0 ends each playout once ``cutoff`` rounds have ended since its
+    leaf and backs up :func:`evaluate`'s win shares of that position instead of a finished
+    game's (0: play to the end); ``profile``, an int64 array of :data:`PROFILE` length (or
+    None), receives the CPU cycles spent in each stage of the iterations. Returns
+    ``(decision, options, visits, wins)``: the chosen decision and, per root option in the
+    legal order, its visits and summed win shares."""
     n_players = t.params[P_N]
     rs = np.empty(1, np.uint64)
     rs[0] = np.uint64(seed)
@@ -365,11 +506,19 @@ def search(
     seat_rows = np.zeros((n_players, N_SEAT_RESULTS), np.int64)
     scores = np.zeros(n_players, np.float64)
     amulets = np.zeros(n_players, np.float64)
+    share = np.zeros(n_players, np.float64)
+    feats = np.zeros((n_players, N_FEATURES), np.float64)
     # the two largest visit counts among the root's children (each iteration adds one visit to
     # exactly one of them, path[1]), for stop_early
     top_node, top_visits, second_visits = -1, 0, 0
     for it in range(n_iter):
+        if profile is not None:
+            c0 = _cycles()
         determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
+        if profile is not None:
+            c1 = _cycles()
+            profile[0] += c1 - c0
+            c0 = c1
         node = 0
         depth = 0
         path[depth] = 0
@@ -427,7 +576,13 @@ def search(
             node = child
             path[depth] = node
             depth += 1
-        while st[PHASE] != OVER:  # the playout
+        if profile is not None:
+            c1 = _cycles()
+            profile[1] += c1 - c0
+            c0 = c1
+        # the playout: to the end, or (cutoff) to the start of the cutoff-th round from here
+        last_round = st[ROUNDS] + cutoff if cutoff > 0 else N_CARDS + 1
+        while st[PHASE] != OVER and st[ROUNDS] < last_round:
             n = legal(t, st, work)
             if n == 1:
                 d = work[0]
@@ -436,15 +591,30 @@ def search(
             else:
                 d = greedy(t, st, work, n, True, fwork)
             apply(t, st, d)
-        result(t, st, row, seat_rows, scores, amulets)
-        n_win = 0
-        for s in range(n_players):
-            n_win += seat_rows[s, S_WINNER]
+        if profile is not None:
+            c1 = _cycles()
+            profile[2] += c1 - c0
+            c0 = c1
+        if st[PHASE] == OVER:
+            result(t, st, row, seat_rows, scores, amulets)
+            n_win = 0
+            for s in range(n_players):
+                n_win += seat_rows[s, S_WINNER]
+            for s in range(n_players):
+                share[s] = seat_rows[s, S_WINNER] / n_win
+        else:
+            evaluate(t, st, row, seat_rows, scores, amulets, feats, share)
+        if profile is not None:
+            c1 = _cycles()
+            profile[3] += c1 - c0
+            c0 = c1
         for i in range(depth):
             nd = path[i]
             node_visits[nd] += 1
             if i > 0:
-                node_wins[nd] += seat_rows[node_actor[nd], S_WINNER] / n_win
+                node_wins[nd] += share[node_actor[nd]]
+        if profile is not None:
+            profile[4] += _cycles() - c0
         if stop_early and depth > 1:
             v = node_visits[path[1]]
             if path[1] == top_node:
@@ -488,12 +658,18 @@ class IsmctsPlayer:
         c: float = DEFAULT_C,
         *,
         widen: bool = True,
+        cutoff: int = 0,
     ) -> None:
         self.iterations = iterations
         self.playout = playout
         self.c = c
         self.widen = widen  # False: no progressive widening (not in the spec; for measuring)
-        self.__name__ = f"ismcts:{iterations}:{playout}:{c:g}" + ("" if widen else ":flat")
+        self.cutoff = cutoff
+        self.__name__ = (
+            f"ismcts:{iterations}:{playout}:{c:g}"
+            + (f":cut:{cutoff}" if cutoff else "")
+            + ("" if widen else ":flat")
+        )
 
     def __call__(
         self, observation: GargonObservation, legal: Sequence[Move], rng: random.Random
@@ -510,50 +686,84 @@ class IsmctsPlayer:
         return legal[codes.index(int(decision))]
 
     def search(
-        self, obs: GargonObservation, seed: int, stop_early: bool = False
+        self, obs: GargonObservation, seed: int, stop_early: bool = False, profile: Any = None
     ) -> tuple[int, IntArray, IntArray, Any]:
         """The compiled search on ``obs`` with ``seed``: ``(decision, options, visits, wins)``
-        (``stop_early``: as soon as the decision is settled; visit counts are then partial)."""
+        (``stop_early``: as soon as the decision is settled; visit counts are then partial;
+        ``profile``: an int64 array that receives the cycles per stage, see :func:`search`)."""
         t: KernelTables = tables(obs.config)
         tp = template(obs)
         return search(  # type: ignore[no-any-return]
-            t, *tp, self.iterations, self.c, PLAYOUTS[self.playout], seed, self.widen, stop_early
+            t,
+            *tp,
+            self.iterations,
+            self.c,
+            PLAYOUTS[self.playout],
+            seed,
+            self.widen,
+            stop_early,
+            self.cutoff,
+            profile,
         )
 
 
+SPEC_FORM = "ismcts:N[:greedy|random][:C][:cut:K]"
+USAGE = f"use {SPEC_FORM}, e.g. ismcts:1000, ismcts:200:random:0.5 or ismcts:3000:cut:2"
+
+
 def ismcts(spec: str | None = None) -> IsmctsPlayer:
-    """``ismcts:N[:PLAYOUT][:C]``: N iterations, playouts ``greedy`` or ``random``, UCB1's C."""
-    usage = "use ismcts:N[:greedy|random][:C], e.g. ismcts:1000 or ismcts:200:random:0.5"
+    """``ismcts:N[:PLAYOUT][:C][:cut:K]``: N iterations, playouts ``greedy`` or ``random``,
+    UCB1's C, playouts cut off after K rounds with the heuristic evaluation backed up."""
     if spec is None:
-        raise ConfigError(f"ismcts needs an iteration count; {usage}")
+        raise ConfigError(f"ismcts needs an iteration count; {USAGE}")
     parts = spec.split(":")
     try:
         iterations = int(parts[0])
     except ValueError:
-        raise ConfigError(f"ismcts: {parts[0]!r} is not an iteration count; {usage}") from None
+        raise ConfigError(f"ismcts: {parts[0]!r} is not an iteration count; {USAGE}") from None
     if iterations < 1:
-        raise ConfigError(f"ismcts: the iteration count must be ≥ 1, got {iterations}; {usage}")
-    playout, c = DEFAULT_PLAYOUT, DEFAULT_C
+        raise ConfigError(f"ismcts: the iteration count must be ≥ 1, got {iterations}; {USAGE}")
+    playout, c, cutoff = DEFAULT_PLAYOUT, DEFAULT_C, 0
     rest = parts[1:]
     if rest and rest[0] in PLAYOUTS:
         playout = rest.pop(0)
-    if rest:
+    if rest and rest[0] != "cut":
         try:
             c = float(rest[0])
         except ValueError:
             raise ConfigError(
                 f"ismcts: {rest[0]!r} is neither a playout ({', '.join(PLAYOUTS)}) nor an "
-                f"exploration constant; {usage}"
+                f"exploration constant; {USAGE}"
             ) from None
         if not (math.isfinite(c) and c >= 0):
             raise ConfigError(f"ismcts: the exploration constant must be ≥ 0, got {rest[0]!r}")
         rest.pop(0)
+    if rest and rest[0] == "cut":
+        k = rest[1] if len(rest) > 1 else ""
+        if not k.isdigit() or int(k) < 1:
+            raise ConfigError(
+                f"ismcts: cut:K takes a whole number K ≥ 1 of rounds, got {k!r} in "
+                f"'ismcts:{spec}'; {USAGE}"
+            )
+        cutoff = int(k)
+        rest = rest[2:]
     if rest:
-        raise ConfigError(f"ismcts: unexpected {':'.join(rest)!r} in {spec!r}; {usage}")
-    return IsmctsPlayer(iterations, playout, c)
+        raise ConfigError(f"ismcts: unexpected {':'.join(rest)!r} in {spec!r}; {USAGE}")
+    return IsmctsPlayer(iterations, playout, c, cutoff=cutoff)
 
 
-__all__ = ["IsmctsPlayer", "Template", "determinize", "ismcts", "search", "template"]
+__all__ = [
+    "EVAL_WEIGHTS",
+    "FEATURES",
+    "IsmctsPlayer",
+    "Template",
+    "determinize",
+    "evaluate",
+    "features",
+    "ismcts",
+    "search",
+    "template",
+]
 
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed

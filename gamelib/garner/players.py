@@ -389,7 +389,8 @@ def random_() -> Player:
 
 
 def mcts(spec: str | None = None) -> Player:
-    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` search player (``gamelib.garner.search``)."""
+    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]][:reuse]`` search player
+    (``gamelib.garner.search``); ``mcts:25ms`` by time per decision (:mod:`gamelib.timed`)."""
     # imported here: the search imports the compiled players, which import this module
     from gamelib.garner.search import mcts as make
 
@@ -398,7 +399,8 @@ def mcts(spec: str | None = None) -> Player:
 
 def solver(spec: str | None = None) -> Player:
     """A fresh ``solver:N[:CARDS[:MAX_NODES]]`` player: ``mcts:N``, exact near the end
-    (``gamelib.garner.perfect``)."""
+    (``gamelib.garner.perfect``); ``solver:25ms`` sets its ``mcts`` part's ``N`` by time per
+    decision (:mod:`gamelib.timed`)."""
     from gamelib.garner.perfect import solver_player
 
     return solver_player(spec)

@@ -32,6 +32,13 @@ gets a fresh search of ``N`` iterations from the current position:
    (win 1, draw 0.5 — a ``turn_limit`` stall is a draw — loss 0) plus 0.2 of the seats' card
    share, so lines that all lose still rank by how much they lose by.
 
+**Tree reuse** (``:reuse`` at the end of the spec, e.g. ``mcts:1000:reuse``): a turn is several
+sub-decisions of one seat (lift, each placement, collect), and by default each gets a fresh tree.
+With reuse the player keeps the tree: when the position is the one its last decision led to
+(same turn and seat, :func:`~gamelib.garner.kernel.same_position`), the search starts at that
+decision's node, with its visits, values and subtree, and adds ``N`` iterations there (the node
+acts as the root: every child is tried, no widening). The opponent's turn starts a fresh tree.
+
 The decision taken is the root child visited most (ties: the higher mean, then the first in
 legal order). The player's search stops early once that child leads every other by more than
 the iterations left — no later iteration could change the decision, so the moves are exactly
@@ -87,6 +94,7 @@ from gamelib.garner.kernel import (
     from_reference,
     legal,
     new_work,
+    same_position,
 )
 from gamelib.garner.kernel_players import (
     P_AVOID0,
@@ -302,22 +310,47 @@ def search_tree(
     ``F_N_CHILD``) the root's legal decisions. ``pre0``/``lift_k0``: the position before this
     turn's lift and the lift's option index, when the root is a placement of that lift
     (``lift_k0`` < 0: not known), so greedy playouts follow the lift's plan."""
-    n_sites = t.params[N_SITES]
-    work = new_work(t)
-    pw, fv = new_player_work(t)
-    rs = _rng_streams(seed)
-    cap = 1 + (iterations + 1) * min(n_sites, 8)
+    cap = 1 + (iterations + 1) * min(t.params[N_SITES], 8)
     nodes = np.zeros((cap, N_FIELDS), np.int64)
     value = np.zeros(cap, np.float64)
     nodes[0, F_PARENT] = -1
     nodes[0, F_FIRST] = -1
-    n_nodes = 1
+    return grow_tree(
+        t, pt, root, pre0, lift_k0, iterations, policy, cutoff, c, seed, early, nodes, value, 1, 0
+    )
+
+
+@njit(cache=True)
+def grow_tree(
+    t: Any,
+    pt: Any,
+    root: Any,
+    pre0: Any,
+    lift_k0: int,
+    iterations: int,
+    policy: int,
+    cutoff: int,
+    c: float,
+    seed: int,
+    early: bool,
+    nodes: Any,
+    value: Any,
+    n_nodes: int,
+    r: int,
+) -> Any:
+    """``search_tree`` on a tree already grown: ``iterations`` more iterations from node ``r``
+    of ``nodes``/``value`` (``n_nodes`` in use), whose position is ``root``; node ``r`` acts
+    as the root (all its children tried, no widening) and its statistics and subtree are kept
+    (tree reuse); the back-ups stop at it. Returns ``(nodes, value, n_nodes)`` (grown)."""
+    work = new_work(t)
+    pw, fv = new_player_work(t)
+    rs = _rng_streams(seed)
     st = root.copy()
     pre = pre0.copy()  # the position before the path's last lift (greedy playouts plan it)
     for done in range(iterations):
         st[:] = root
         pre[:] = pre0
-        node = 0
+        node = r
         lift_k = lift_k0
         while st[PHASE] != OVER:
             if nodes[node, F_FIRST] < 0:  # expand: the legal decisions become children
@@ -340,7 +373,7 @@ def search_tree(
                 nodes[node, F_FIRST] = first
                 nodes[node, F_N_CHILD] = n
                 nodes[node, F_N_TRIED] = 0
-                if policy == GREEDY and n > 1 and node > 0:
+                if policy == GREEDY and n > 1 and node != r:
                     # greedy's own decision is tried first (with the plan of the path's lift)
                     d = _greedy_choice(t, pt, st, pre, lift_k, work, pw, fv, rs)
                     for ch in range(first, first + n):
@@ -354,12 +387,12 @@ def search_tree(
             # progressive widening (greedy playouts, below the root): a node visited v times
             # tries at most ceil(sqrt(v)) of its children, greedy's first
             allowed = n
-            if policy == GREEDY and node > 0:
+            if policy == GREEDY and node != r:
                 v = nodes[node, F_VISITS]
                 k = int(math.sqrt(v))
                 allowed = min(n, max(1, k + 1 if k * k < v else k))
             if tried < allowed:  # an untried child, swapped to the front of the untried
-                if policy == GREEDY and node > 0 and tried == 0:
+                if policy == GREEDY and node != r and tried == 0:
                     j = first
                 else:
                     j = first + tried + (0 if tried + 1 == n else _rng_below(rs, 0, n - tried))
@@ -398,25 +431,27 @@ def search_tree(
             if (stop - root[TURNS] - cutoff) % 2 != 0:
                 stop += 1
             r0 = playout(t, pt, st, policy, cutoff, work, pw, fv, rs, pre, lift_k, stop)
-        while node >= 0:  # back up: each node keeps the reward of the seat that moved into it
+        while True:  # back up: each node keeps the reward of the seat that moved into it
             nodes[node, F_VISITS] += 1
             value[node] += r0 if nodes[node, F_MOVER] == 0 else 1.0 - r0
+            if node == r:
+                break
             node = nodes[node, F_PARENT]
-        if early and _decided(nodes, iterations - done - 1):
+        if early and _decided(nodes, iterations - done - 1, r):
             break
     return nodes, value, n_nodes
 
 
 @njit(cache=True)
-def _decided(nodes: Any, remaining: int) -> bool:
+def _decided(nodes: Any, remaining: int, r: int = 0) -> bool:
     """Whether the root's most visited child leads every other by more than ``remaining``
     visits: no later iteration can change the search's decision (the most visited child), so
     the search may stop. Root children are all created at the first expansion (untried ones
-    count 0 visits)."""
-    first = nodes[0, F_FIRST]
+    count 0 visits). ``r``: the root's node."""
+    first = nodes[r, F_FIRST]
     top = -1
     second = -1
-    for ch in range(first, first + nodes[0, F_N_CHILD]):
+    for ch in range(first, first + nodes[r, F_N_CHILD]):
         v = nodes[ch, F_VISITS]
         if v > top:
             second = top
@@ -427,12 +462,12 @@ def _decided(nodes: Any, remaining: int) -> bool:
 
 
 @njit(cache=True)
-def best_root_child(nodes: Any, value: Any) -> int:
+def best_root_child(nodes: Any, value: Any, r: int = 0) -> int:
     """The root's decision: its most visited child (ties: higher mean, then first in legal
-    order), as the child's legal-order index."""
-    first = nodes[0, F_FIRST]
+    order), as the child's legal-order index (``r``: the root's node)."""
+    first = nodes[r, F_FIRST]
     best = first
-    for ch in range(first + 1, first + nodes[0, F_N_CHILD]):
+    for ch in range(first + 1, first + nodes[r, F_N_CHILD]):
         v, b = nodes[ch, F_VISITS], nodes[best, F_VISITS]
         if v < b:
             continue
@@ -468,6 +503,65 @@ def search(
         t, pt, root, pre0, lift_k0, iterations, policy, cutoff, c, seed, True
     )
     return best_root_child(nodes, value), n
+
+
+@njit(cache=True)
+def search_reuse(
+    t: Any,
+    pt: Any,
+    root: Any,
+    pre0: Any,
+    lift_k0: int,
+    iterations: int,
+    policy: int,
+    cutoff: int,
+    c: float,
+    seed: int,
+    nodes: Any,
+    value: Any,
+    n_nodes: int,
+    r: int,
+) -> Any:
+    """``mcts:N:reuse``'s decision at ``root``, node ``r`` of a kept tree (``r`` = 0 with a
+    fresh one): ``iterations`` more iterations there (``grow_tree``), stopping early as
+    ``search`` does. Returns ``(k, n, nodes, value, n_nodes, child)``: option ``k`` of ``n``,
+    the tree, and the node of the decision taken (the next root when the same seat decides
+    next; -1 when there was nothing to search)."""
+    work = new_work(t)
+    n = legal(t, root, work)
+    if n <= 1:
+        return 0, n, nodes, value, n_nodes, _child(nodes, r, 0)
+    nodes, value, n_nodes = grow_tree(
+        t,
+        pt,
+        root,
+        pre0,
+        lift_k0,
+        iterations,
+        policy,
+        cutoff,
+        c,
+        seed,
+        True,
+        nodes,
+        value,
+        n_nodes,
+        r,
+    )
+    k = best_root_child(nodes, value, r)
+    return k, n, nodes, value, n_nodes, _child(nodes, r, k)
+
+
+@njit(cache=True)
+def _child(nodes: Any, r: int, k: int) -> int:
+    """The child of node ``r`` for its legal option ``k`` (-1: ``r`` is not expanded)."""
+    first = nodes[r, F_FIRST]
+    if first < 0:
+        return -1
+    for ch in range(first, first + nodes[r, F_N_CHILD]):
+        if nodes[ch, F_INDEX] == k:
+            return ch
+    return -1
 
 
 def root_children(
@@ -521,9 +615,15 @@ class MCTSSettings:
     to the end)."""
     c: float = DEFAULT_C[DEFAULT_POLICY]
     """The UCT exploration constant C (rewards lie in [0, 1])."""
+    reuse: bool = False
+    """Keep the tree between the sub-decisions of a turn: the next search starts from the
+    subtree of the decision taken, with its visits, and adds N iterations to it."""
 
 
-SPEC_FORM = "mcts:N[:POLICY[:CUTOFF[:C]]] (e.g. mcts:1000, mcts:1000:random, mcts:500:greedy:20:1)"
+SPEC_FORM = (
+    "mcts:N[:POLICY[:CUTOFF[:C]]][:reuse] (e.g. mcts:1000, mcts:1000:random, "
+    "mcts:500:greedy:20:1, mcts:1000:reuse)"
+)
 
 
 def parse_spec(spec: str | None) -> MCTSSettings:
@@ -532,6 +632,9 @@ def parse_spec(spec: str | None) -> MCTSSettings:
     if spec is None or spec == "":
         raise ConfigError(f"mcts needs an iteration budget: {SPEC_FORM}")
     parts = str(spec).split(":")
+    reuse = len(parts) > 1 and parts[-1] == "reuse"
+    if reuse:
+        parts = parts[:-1]
     if len(parts) > 4:
         raise ConfigError(f"mcts takes at most four ':' options, got 'mcts:{spec}'; {SPEC_FORM}")
     n_text = parts[0]
@@ -563,7 +666,7 @@ def parse_spec(spec: str | None) -> MCTSSettings:
             raise ConfigError(
                 f"mcts exploration constant C takes a number ≥ 0, got {parts[3]!r} in 'mcts:{spec}'"
             )
-    return MCTSSettings(int(n_text), policy, cutoff, c)
+    return MCTSSettings(int(n_text), policy, cutoff, c, reuse)
 
 
 class MCTSPlayer:
@@ -579,10 +682,15 @@ class MCTSPlayer:
         self.settings = settings
         self.__name__ = name
         self._lift: tuple[int, int, Any, int] | None = None  # turn, seat, position, option
+        # with reuse: the turn, the seat, the position expected next, and the tree
+        # (nodes, value, n_nodes) with that position's node
+        self._tree: tuple[int, int, Any, Any, Any, int, int] | None = None
 
     def __call__(self, observation: GarnerState, legal: Sequence[Move], rng: random.Random) -> Move:
         """Choose one decision of the current turn: the root child the search visited most."""
         lifting = observation.phase == LIFT
+        if self.settings.reuse:
+            return self._reusing(observation, legal, rng)
         if len(legal) == 1:
             if lifting:
                 self._lift = (
@@ -615,6 +723,56 @@ class MCTSPlayer:
             self._lift = (observation.turns, observation.to_move, st, int(k))
         return legal[int(k)]
 
+    def _reusing(self, observation: GarnerState, moves: Sequence[Move], rng: random.Random) -> Move:
+        """``mcts:N:reuse``: the search from the subtree kept from this turn's last decision
+        (when this position is the one it led to), else from a fresh tree."""
+        s = self.settings
+        t, st = from_reference(observation)
+        turn, seat = observation.turns, observation.to_move
+        kept = self._tree
+        if (
+            kept is not None
+            and kept[:2] == (turn, seat)
+            and kept[6] >= 0
+            and not same_position(t, kept[2], st)
+        ):
+            nodes, value, n_nodes, r = kept[3], kept[4], kept[5], kept[6]
+        else:
+            cap = 1 + (s.iterations + 1) * min(t.params[N_SITES], 8)
+            nodes, value, n_nodes, r = np.zeros((cap, N_FIELDS), np.int64), np.zeros(cap), 1, 0
+            nodes[0, F_PARENT] = -1
+            nodes[0, F_FIRST] = -1
+        pre, lift_k = self.plan(observation, st)
+        seed = rng.getrandbits(63) if len(moves) > 1 else 0  # a forced decision draws nothing
+        k, n, nodes, value, n_nodes, child = search_reuse(
+            t,
+            player_tables(observation.config),
+            st,
+            pre,
+            lift_k,
+            s.iterations,
+            POLICIES[s.policy],
+            s.cutoff,
+            s.c,
+            seed,
+            nodes,
+            value,
+            n_nodes,
+            r,
+        )
+        if n != len(moves):  # pragma: no cover - the kernel and the reference disagree: a bug
+            raise RuntimeError(
+                f"garner search: the kernel sees {n} legal decisions, the engine {len(moves)}"
+            )
+        if observation.phase == LIFT:
+            self._lift = (turn, seat, st, int(k))
+        nxt = st.copy()
+        work = new_work(t)
+        legal(t, st, work)
+        apply(t, nxt, work[W_OUT, int(k)], work)
+        self._tree = (turn, seat, nxt, nodes, value, int(n_nodes), int(child))
+        return moves[int(k)]
+
     def plan(self, observation: GarnerState, st: Any) -> tuple[Any, int]:
         """The position before this turn's lift and the lift's option, if this player lifted
         (kernel state ``st`` and -1 otherwise): greedy playouts plan the lift's placements."""
@@ -633,7 +791,7 @@ class MCTSPlayer:
 
 
 def mcts(spec: str | None = None) -> MCTSPlayer:
-    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]]`` player."""
+    """A fresh ``mcts:N[:POLICY[:CUTOFF[:C]]][:reuse]`` player."""
     return MCTSPlayer(parse_spec(spec), f"mcts:{spec}")
 
 
