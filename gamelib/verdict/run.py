@@ -619,7 +619,8 @@ def _play(
         for x in range(a, b, size):
             y = min(x + size, b)
             args = (run.config, list(run.seats), run.seed, x, y, run.rotate, False, "auto")
-            jobs.append((*args, run.hands))
+            jobs.append((*args, False, run.hands))  # summary off: a table
+
     t0 = time.perf_counter()
     for start, (df, _) in _run(iter(jobs), 1 if use is None else cores, use, name("executor")):
         stop = start + len(df) // run.per_deal
