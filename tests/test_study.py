@@ -165,7 +165,8 @@ def test_a_verdict_again_plays_nothing_and_decides_the_same(
 def test_a_verdict_stops_at_its_budget_with_the_deals_still_needed(
     tmp_path: Path, no_stored: None
 ) -> None:
-    # a budget spent before the first look: each unit stops at its first look (50 deals)
+    # a budget spent before the first look: the unit plays one deal (one core) to time a deal,
+    # finds none more fits, and stops there (not at its scheduled first look of 50 deals)
     t = verdict(
         GARNER.config("C", must_move="one", straight_line=True),
         ["random"],
@@ -178,12 +179,52 @@ def test_a_verdict_stops_at_its_budget_with_the_deals_still_needed(
         max_minutes=1e-9,
     )
     row = t.iloc[0]
-    assert row.deals == 50
+    assert row.deals == 1
     assert row.decision == "undecided" and row.more_deals > 0
     with pytest.raises(ConfigError, match="max_minutes must be a positive number"):
         verdict(CFG, ["random"], [Fair()], max_minutes=0, progress=False)
     with pytest.raises(ConfigError, match="give one"):
         verdict(CFG, ["random"], [Fair()], resume=tmp_path / "r", cache=True, progress=False)
+
+
+class _TimedRun:
+    """A unit's run as :func:`_fit_to_clock` sees it: deals held and seconds a deal."""
+
+    def __init__(self, covered: int, seconds: float) -> None:
+        self.n, self.seconds_per_deal = covered, seconds
+
+    def covered(self) -> int:
+        return self.n
+
+
+def test_a_look_that_would_overrun_the_budget_moves_down_to_the_deals_that_fit() -> None:
+    import time
+
+    from gamelib.sim.checks import _Names
+    from gamelib.verdict.run import _fit_to_clock
+    from gamelib.verdict.schedule import _Schedule
+    from gamelib.verdict.sequential import look_schedule
+
+    looks = look_schedule(10_000)
+    runs = [_TimedRun(looks[1], 0.1), _TimedRun(looks[1], 0.1)]  # 0.2 s a deal for the unit
+    args = (1, None, None, _Names(None))
+
+    free = _Schedule(list(looks), "cs")  # no deadline: the scheduled look
+    assert _fit_to_clock(runs, free, 2, None, *args) == looks[2]
+    assert free.deals == looks
+
+    cut = _Schedule(list(looks), "cs")
+    upto = _fit_to_clock(runs, cut, 2, time.monotonic() + 2.0, *args)  # about 10 deals fit
+    assert looks[1] < upto < looks[2] and upto <= looks[1] + 10
+    assert cut.deals == [*looks[:2], upto] and cut.looks_at(2) == cut.deals
+    assert [i for i, _ in cut.steps()] == [0, 1, 2]  # the cut look is the unit's last
+    assert cut.looks_at(2) == look_schedule(upto)  # what redecide replays from the deals
+
+    spent = _Schedule(list(looks), "cs")  # no time left: one deal past the previous look
+    assert _fit_to_clock(runs, spent, 2, time.monotonic() - 1.0, *args) == looks[1] + 1
+
+    planned = _Schedule(list(looks), "sprt")  # planned designs never run with a budget
+    assert _fit_to_clock(runs, planned, 2, time.monotonic(), *args) == looks[2]
 
 
 def test_a_corrupt_cache_chunk_is_named(tmp_path: Path, no_stored: None) -> None:

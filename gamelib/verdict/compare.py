@@ -55,7 +55,7 @@ from gamelib.sim.results import _tidy
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
 from gamelib.verdict.designs import check_design
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
-from gamelib.verdict.run import COLUMNS, _LazyPool, _play, _Run, decide
+from gamelib.verdict.run import COLUMNS, _fit_to_clock, _LazyPool, _play, _Run, decide
 from gamelib.verdict.schedule import _Schedule, question_looks, refuse_budget
 from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule
 
@@ -482,7 +482,8 @@ def compare(
             schedule = _Schedule(looks, design)
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
-            for i, upto in schedule.steps():
+            for i, _ in schedule.steps():
+                upto = _fit_to_clock(unit_runs, schedule, i, deadline, cores, executor, pool, name)
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]

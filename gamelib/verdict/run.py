@@ -410,7 +410,8 @@ def verdict(
             schedule = _Schedule(looks, design)
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
-            for i, upto in schedule.steps():
+            for i, _ in schedule.steps():
+                upto = _fit_to_clock(unit_runs, schedule, i, deadline, cores, executor, pool, name)
                 for r in unit_runs:
                     _play(r, upto, cores, executor, pool, name)
                 unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
@@ -629,6 +630,54 @@ def _play(
         run.parts[start] = (stop, df)
     if use is None:
         run.seconds_per_deal = (time.perf_counter() - t0) / deals
+
+
+def _fit_to_clock(
+    unit_runs: Sequence[_Run],
+    schedule: _Schedule,
+    i: int,
+    deadline: float | None,
+    cores: int,
+    executor: Any,
+    pool: _LazyPool | None,
+    name: _Names,
+) -> int:
+    """The deal count a unit's look ``i`` can reach before the unit's ``deadline``.
+
+    Without a deadline (or under a planned design), the scheduled look.  Under one, the deals
+    the unit's runs still lack are costed at the seconds a deal they have measured (a few deals
+    are played first to measure it, when a run has not played here yet); a look that would not
+    finish in time is moved down to the deals that fit (at least one past the previous look)
+    and becomes the unit's last (:meth:`_Schedule.cut`).  Stopping there is valid: the
+    confidence sequences hold at any stopping time (Howard et al. 2021, Waudby-Smith & Ramdas
+    2023).  Without this a unit stopped only at its first look past the deadline, overrunning
+    its share of the budget by up to one batch and starving the units after it."""
+    upto = schedule.deals[i]
+    if deadline is None or schedule.design != "cs":
+        return upto
+    prev = schedule.deals[i - 1] if i else 0
+    if min(r.covered() for r in unit_runs) >= upto:
+        return upto
+    for r in unit_runs:
+        if r.seconds_per_deal == 0.0:  # not timed here yet: a few deals to measure it
+            _play(r, min(upto, max(prev, r.covered()) + cores), cores, executor, pool, name)
+    have = min(r.covered() for r in unit_runs)
+    if have >= upto:
+        return upto
+    seconds = 0.0
+    for r in unit_runs:
+        lack = upto - r.covered()
+        parallel = executor is not None or (
+            pool is not None and r.seconds_per_deal * lack > IN_PROCESS_SECONDS
+        )
+        seconds += r.seconds_per_deal / (cores if parallel else 1)
+    if seconds <= 0.0:
+        return upto
+    fit = have + int(max(0.0, deadline - time.monotonic()) / seconds)
+    cut = min(upto, max(prev + 1, fit, have))
+    if cut < upto:
+        schedule.cut(i, cut)
+    return cut
 
 
 def format_verdicts(table: pd.DataFrame) -> str:

@@ -79,6 +79,13 @@ class _Schedule:
         assert self.plans is not None
         return self.deals[i] in self.plans[k]
 
+    def cut(self, i: int, upto: int) -> None:
+        """Make step ``i`` the unit's last, at ``upto`` deals (fewer than planned: the time
+        budget's; only under ``"cs"``, whose bounds hold at any look)."""
+        assert self.design == "cs" and (i == 0 or self.deals[i - 1] < upto <= self.deals[i])
+        self.deals = [*self.deals[:i], upto]
+        self.looks = [*self.looks[:i], upto]
+
     def looks_at(self, i: int) -> list[int]:
         """The ``looks`` :func:`decide` takes at step ``i``."""
         return self.looks[: i + 1] if self.design == "cs" else self.looks
