@@ -271,7 +271,8 @@ def verdict(
     already holds instead of playing it, and keeps what is played there (see
     :func:`gamelib.sim.simulate`), so a rerun with another margin, α or budget plays only the
     deals it lacks.  ``max_minutes``: the time budget; each unit gets an equal share of what is
-    left, and a unit whose share runs out stops at its next look and is reported as it stands —
+    left, a look that would overrun the share is moved down to the deals that fit, and a unit
+    whose share runs out stops there and is reported as it stands —
     holds or fails if its bounds already decide, else undecided with the deals still needed.
     Stopping early is valid: the confidence sequences hold at any stopping time.
     ``design``: how each question is decided — ``"cs"`` (the default: the confidence sequences
