@@ -123,6 +123,10 @@ nitpick_ignore = [
     # whose entry is there (a one-word fix, ``~gamelib.verdict.run.COLUMNS``, for the verdict
     # branch; not edited here while gamelib/verdict/ is being changed in parallel)
     ("py:data", "COLUMNS"),
+    # gamelib.sim.results imports pandas for type checking only (a small run imports no
+    # pandas), so autodoc cannot evaluate save()/load()'s annotations and prints them as
+    # written: ``Path`` unqualified (it is pathlib.Path, ignored above when qualified)
+    ("py:class", "Path"),
 ]
 
 # -- the look ---------------------------------------------------------------------------------

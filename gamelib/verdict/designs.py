@@ -325,8 +325,8 @@ def decide_design(
     (stream, run, deal) with values in [0, 1], one band a stream, and ``looks`` the deal counts
     a run may look at, ending at its budget.  ``x`` may hold fewer deals than the budget (a run
     in progress): the design's looks up to what ``x`` holds are taken, and a run not decided by
-    them is undecided so far.  Returns :func:`decide_many`'s arrays (``look`` indexes the
-    design's own looks, :func:`design_looks`)."""
+    them is undecided so far.  Returns :func:`~gamelib.verdict.sequential.decide_many`'s
+    arrays (``look`` indexes the design's own looks, :func:`design_looks`)."""
     check_design(design)
     x = np.asarray(x, dtype=float)
     if x.ndim != 3 or x.shape[0] != len(bands):
