@@ -113,6 +113,10 @@ def _workers(main: int) -> list[int]:
     return out
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("fault", ["sigint-main", "sigkill-main", "sigkill-worker"])
 def test_an_interrupted_cli_run_resumes_to_the_uninterrupted_result(
     tmp_path: Path, whole: Path, fault: str
@@ -124,6 +128,9 @@ def test_an_interrupted_cli_run_resumes_to_the_uninterrupted_result(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # Ctrl-C's default in the run: a shell that starts a job in the background (make test
+        # under nohup, a CI step) passes SIGINT on ignored, and the run would ignore it too
+        preexec_fn=_sigint_default,
     )
     deadline = time.monotonic() + 120
     while not list(parts.glob("part-*.parquet")) and proc.poll() is None:
