@@ -312,3 +312,43 @@ def test_the_cache_command_says_where_it_is_and_clears_it(tmp_path: Path) -> Non
         env=env,
     )
     assert bad.returncode == 2 and "drop --resume" in bad.stderr
+
+
+class _UntimedRun:
+    """A run the cache served up to ``covered`` deals, not yet timed in this process."""
+
+    def __init__(self, covered: int) -> None:
+        self.n, self.seconds_per_deal = covered, 0.0
+
+    def missing(self, upto: int) -> list[tuple[int, int]]:
+        return [(self.n, upto)] if upto > self.n else []
+
+
+@pytest.mark.parametrize(("seconds", "rest_on"), [(0.5, "pool"), (1e-6, None)])
+def test_an_untimed_run_times_a_few_deals_before_a_long_batch(
+    monkeypatch: pytest.MonkeyPatch, seconds: float, rest_on: str | None
+) -> None:
+    import gamelib.verdict.run as vrun
+    from gamelib.sim.checks import _Names
+
+    calls = []
+
+    def play_chunks(run, todo, use, cores, name):  # type: ignore[no-untyped-def]
+        calls.append((list(todo), use))
+        run.n = todo[-1][1]
+        if use is None:
+            run.seconds_per_deal = seconds
+
+    class Pool:
+        def get(self) -> str:
+            return "pool"
+
+    monkeypatch.setattr(vrun, "_play_chunks", play_chunks)
+    run = _UntimedRun(4000)
+    vrun._play(run, 6000, 2, None, Pool(), _Names(None))  # type: ignore[arg-type]
+    # two probes of `cores` deals here (the first may pay a compile), then the rest where the
+    # measured seconds a deal send it: slow deals to the workers, fast ones stay here
+    assert calls == [([(4000, 4002)], None), ([(4002, 4004)], None), ([(4004, 6000)], rest_on)]
+    calls.clear()
+    vrun._play(_UntimedRun(0), 3, 2, None, Pool(), _Names(None))  # type: ignore[arg-type]
+    assert calls == [([(0, 3)], None)]  # a batch of a few deals is its own probe

@@ -611,10 +611,28 @@ def _play(
     todo = run.missing(upto)
     if not todo:
         return
+    if executor is None and pool is not None and run.seconds_per_deal == 0.0:
+        # not timed here yet (a fresh run, or one the cache served): time a few deals in this
+        # process, twice (the first few may pay the engine's compile or cache load), so that a
+        # long batch of slow deals is not played here on one core
+        for _ in range(2):
+            a, b = todo[0]
+            if sum(y - x for x, y in todo) <= 2 * cores:
+                break
+            _play_chunks(run, [(a, min(b, a + cores))], None, cores, name)
+            todo = run.missing(upto)
     deals = sum(b - a for a, b in todo)
     use = executor
     if use is None and pool is not None and run.seconds_per_deal * deals > IN_PROCESS_SECONDS:
         use = pool.get()
+    _play_chunks(run, todo, use, cores, name)
+
+
+def _play_chunks(
+    run: _Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: _Names
+) -> None:
+    """Play the deal ranges ``todo`` of ``run`` (in this process when ``use`` is None, timing
+    them), keeping each finished chunk."""
     jobs = []
     for a, b in todo:
         size = b - a if use is None else max(1, -(-(b - a) // (2 * cores)))
@@ -630,7 +648,7 @@ def _play(
             run.store.save(start, stop, df, False)
         run.parts[start] = (stop, df)
     if use is None:
-        run.seconds_per_deal = (time.perf_counter() - t0) / deals
+        run.seconds_per_deal = (time.perf_counter() - t0) / sum(b - a for a, b in todo)
 
 
 def _fit_to_clock(
