@@ -4,7 +4,14 @@ undecided."""
 import pandas as pd
 import pytest
 
-from gamelib.verdict.recommend import DO_NOT_PRINT, PRINT, recommend, verdict_grid
+from gamelib.verdict.recommend import (
+    DO_NOT_PRINT,
+    ON_MARGIN,
+    PRINT,
+    decided_at,
+    recommend,
+    verdict_grid,
+)
 from gamelib.verdict.run import COLUMNS
 
 
@@ -71,6 +78,46 @@ def test_undecided_names_the_deals_and_skill_steps_are_notes():
 def test_an_estimate_on_its_margin_is_said_so():
     t = table(row("greedy", "stalls", "undecided", 0.05, 750_000))
     assert "on the margin" in recommend(t).reasons[0]
+
+
+def banded(r, lo, hi):
+    r.update(band_lo=lo, band_hi=hi)
+    return r
+
+
+def test_a_claim_undecided_at_its_whole_budget_is_on_the_margin_with_its_decided_edges():
+    stalls = banded(row("greedy", "stalls", "undecided", 0.051, 2_000), None, 0.05)
+    t = table(row("greedy", "fair", "holds"), stalls)
+    # inside its budget: undecided, with the deals a decision would need
+    assert recommend(t, max_deals=12_000).status == "undecided"
+    assert "about 2,000 more deals would decide" in recommend(t).reasons[0]
+    # at its whole budget: on the margin, and where the same deals decide it
+    r = recommend(t, max_deals=500)
+    assert r.status == ON_MARGIN
+    assert r.reasons == [
+        "`stalls` at `greedy`: undecided (seat 0 wins 0.051 [0.031, 0.071]; on the margin after "
+        "500 deals, about 2,000 more would decide; holds at a ceiling of 0.071, fails at 0.031)"
+    ]
+    assert "**on the margin**" in r.words("5p")
+    assert r.alternatives == ["`stalls` at `greedy` with a ceiling of 0.071"]
+    # one claim still in reach keeps the rule set undecided; one that fails decides it
+    fair = banded(row("mcts:200", "fair", "undecided", 0.53, 900), 0.45, 0.55)
+    fair["deals"] = 100
+    assert recommend(table(stalls, fair), max_deals=500).status == "undecided"
+    assert recommend(table(stalls, row("greedy", "fair", "fails", 0.7)), max_deals=500).status == (
+        DO_NOT_PRINT
+    )
+
+
+def test_the_decided_edges_of_each_band_kind():
+    fair = banded(row("g", "fair", "undecided", 0.305), 1 / 3 - 0.05, 1 / 3 + 0.05)
+    assert decided_at(fair) == "holds at a margin of ±0.048, fails at ±0.008"
+    wide = banded(row("g", "fair", "undecided", 1 / 3), 1 / 3 - 0.01, 1 / 3 + 0.01)
+    assert decided_at(wide) == "holds at a margin of ±0.020"  # holds the centre: never fails
+    floor = banded(row("a v b", "skill", "undecided", 0.3), 0.3, None)
+    assert decided_at(floor) == "holds at a floor of 0.280, fails at 0.320"
+    ceiling = banded(row("g", "stalls", "undecided", 0.01), float("nan"), 0.02)
+    assert decided_at(ceiling) == "holds at a ceiling of 0.030"  # a rate cannot fall below 0
 
 
 def test_refuses_tables_without_claims_or_levels():

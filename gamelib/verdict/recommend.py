@@ -2,7 +2,11 @@
 
 A designer prints a rule set when every balance claim it must meet (fair, stalls, length, the
 solitaire's target band) *holds* at every level that plays well, and drops it when one of them
-*fails* at such a level; anything else is **undecided**, with the deals a decision would need.
+*fails* at such a level.  When nothing fails and every open claim has played its whole budget
+(or sits so near its band's edge that no number of deals in reach decides it) the rule set is
+**on the margin**: its interval straddles the edge, and the recommendation names the edges at
+which the same deals decide it (the nearest decided alternative: "holds at a stall ceiling of
+0.062").  Anything else is **undecided**, with the deals a decision would need.
 Skill verdicts say whether better play wins more (the ladder's steps): a step decided *not*
 stronger is a warning about the game, an undecided one a note on how far the ladder is shown —
 neither decides printing.  Random play shows what the deal alone does and is left out of the
@@ -19,9 +23,17 @@ import pandas as pd
 
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED
 
-__all__ = ["DO_NOT_PRINT", "PRINT", "Recommendation", "recommend", "verdict_grid"]
+__all__ = [
+    "DO_NOT_PRINT",
+    "ON_MARGIN",
+    "PRINT",
+    "Recommendation",
+    "decided_at",
+    "recommend",
+    "verdict_grid",
+]
 
-PRINT, DO_NOT_PRINT = "print", "do not print"
+PRINT, DO_NOT_PRINT, ON_MARGIN = "print", "do not print", "on the margin"
 #: the questions a rule set must meet to be printed (skill is reported, not required)
 CLAIMS = ("fair", "stalls", "length", "target")
 
@@ -30,16 +42,65 @@ def _interval(r: Any) -> str:
     return f"{r['estimate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]".replace("-0.000", "0.000")
 
 
-def _row_words(r: Any) -> str:
+def _more(r: Any) -> float | None:
+    more = r.get("more_deals")
+    return None if more is None or more != more else float(more)
+
+
+def _out_of_reach(r: Any) -> bool:
+    """An undecided estimate (nearly) on its band's edge: no number of deals in reach decides
+    it (more than a hundred times the deals played)."""
+    more = _more(r)
+    return more is None or more > 100 * max(1, int(r.get("deals") or 0))
+
+
+def _on_margin(r: Any, max_deals: int | None) -> bool:
+    """An undecided claim whose interval straddles its band's edge at its whole budget, or
+    out of reach of any budget."""
+    spent = max_deals is not None and int(r.get("deals") or 0) >= max_deals
+    return r["decision"] == UNDECIDED and (spent or _out_of_reach(r))
+
+
+def _edge(x: Any) -> float | None:
+    return None if x is None or x != x or abs(float(x)) == float("inf") else float(x)
+
+
+def _edges(r: Any) -> tuple[str, str | None]:
+    """The band edges at which an undecided claim's interval decides it: (holds, fails)."""
+    lo, hi = float(r["lo"]), float(r["hi"])
+    band_lo, band_hi = _edge(r.get("band_lo")), _edge(r.get("band_hi"))
+    if band_lo is None and band_hi is not None:  # a ceiling (a rate cannot fall below 0)
+        return f"a ceiling of {hi:.3f}", (f"{lo:.3f}" if lo > 0 else None)
+    if band_hi is None and band_lo is not None:  # a floor
+        return f"a floor of {lo:.3f}", f"{hi:.3f}"
+    if band_lo is None or band_hi is None:
+        return "no band", None
+    centre = (band_lo + band_hi) / 2
+    fail = max(centre - hi, lo - centre)  # none when the interval holds the centre
+    return f"a margin of ±{max(centre - lo, hi - centre):.3f}", (
+        f"±{fail:.3f}" if fail > 0 else None
+    )
+
+
+def decided_at(r: Any) -> str:
+    """Where the same deals decide an undecided claim: the band edges its interval sits
+    inside of (holds) and outside of (fails).  The interval is a confidence sequence's, valid
+    at the deals it stopped at, so "holds at a ceiling of ``hi``" carries the verdict's α."""
+    holds, fails = _edges(r)
+    return f"holds at {holds}" + (f", fails at {fails}" if fails else "")
+
+
+def _row_words(r: Any, max_deals: int | None = None) -> str:
     """One verdict row in words: '`fair` at `greedy`: fails (seat 0 wins 0.62 [0.58, 0.66])'."""
     words = f"`{r['question']}` at `{r['level']}`: {r['decision']} ({r['measure']} {_interval(r)}"
-    more = r.get("more_deals")
-    if r["decision"] == UNDECIDED:
-        # an estimate (nearly) on its band's edge: no number of deals in reach decides it
-        if more is None or more != more or more > 100 * max(1, int(r.get("deals") or 0)):
-            words += "; on the margin"
-        else:
-            words += f"; about {int(more):,} more deals would decide"
+    more = _more(r)
+    if _on_margin(r, max_deals):
+        words += f"; on the margin after {int(r.get('deals') or 0):,} deals"
+        if not _out_of_reach(r) and more is not None:
+            words += f", about {int(more):,} more would decide"
+        words += f"; {decided_at(r)}"
+    elif r["decision"] == UNDECIDED and more is not None:
+        words += f"; about {int(more):,} more deals would decide"
     return words + ")"
 
 
@@ -51,14 +112,17 @@ def _step_words(r: Any) -> str:
 
 @dataclass
 class Recommendation:
-    """A rule set's recommendation: ``status`` (``print``, ``do not print`` or ``undecided``),
-    what decided it (``reasons``: the failing or undecided claims, in words), and notes on the
-    ladder's skill steps."""
+    """A rule set's recommendation: ``status`` (``print``, ``do not print``, ``on the margin``
+    or ``undecided``), what decided it (``reasons``: the failing, marginal or undecided claims,
+    in words), and notes on the ladder's skill steps."""
 
     status: str
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     levels: list[str] = field(default_factory=list)
+    #: on the margin: each open claim with the band edge at which the same deals show it holds
+    #: (the nearest decided alternative), e.g. "`stalls` at `greedy` with a ceiling of 0.062"
+    alternatives: list[str] = field(default_factory=list)
 
     def words(self, name: str) -> str:
         """The recommendation as one sentence, e.g. for a notebook's answers."""
@@ -67,6 +131,8 @@ class Recommendation:
             text = f"`{name}`: **print** — every claim holds at {at}"
         elif self.status == DO_NOT_PRINT:
             text = f"`{name}`: **do not print** — " + "; ".join(self.reasons)
+        elif self.status == ON_MARGIN:
+            text = f"`{name}`: **on the margin** — " + "; ".join(self.reasons)
         else:
             text = f"`{name}`: **undecided** — " + "; ".join(self.reasons)
         if self.notes:
@@ -74,10 +140,14 @@ class Recommendation:
         return text + "."
 
 
-def recommend(table: pd.DataFrame, levels: Sequence[str] | None = None) -> Recommendation:
+def recommend(
+    table: pd.DataFrame, levels: Sequence[str] | None = None, max_deals: int | None = None
+) -> Recommendation:
     """The recommendation of one rule set from its verdict table (``gamelib.verdict.verdict`` or
     ``redecide``): print when every claim (:data:`CLAIMS`) holds at every level in ``levels``
-    (default: every level but ``random``), do not print when one fails at such a level, else
+    (default: every level but ``random``), do not print when one fails at such a level, on the
+    margin when every open claim has played ``max_deals`` (the verdict's budget for a claim's
+    unit; None: only claims out of reach of any budget count) or is out of reach, else
     undecided."""
     mirror = table[table["question"].isin(CLAIMS)]
     if levels is None:
@@ -102,8 +172,18 @@ def recommend(table: pd.DataFrame, levels: Sequence[str] | None = None) -> Recom
             DO_NOT_PRINT, [_row_words(r) for _, r in failed.iterrows()], notes, levels
         )
     if len(open_):
+        margin = all(_on_margin(r, max_deals) for _, r in open_.iterrows())
         return Recommendation(
-            UNDECIDED, [_row_words(r) for _, r in open_.iterrows()], notes, levels
+            ON_MARGIN if margin else UNDECIDED,
+            [_row_words(r, max_deals) for _, r in open_.iterrows()],
+            notes,
+            levels,
+            [
+                f"`{r['question']}` at `{r['level']}` with {_edges(r)[0]}"
+                for _, r in open_.iterrows()
+            ]
+            if margin
+            else [],
         )
     assert (rows["decision"] == HOLDS).all()
     return Recommendation(PRINT, [], notes, levels)
