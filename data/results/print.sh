@@ -19,7 +19,7 @@ GARNER_Q="--question fair --question stalls --question length --turns 10,60 --qu
 GARNER_LEVELS=random,greedy,cautious,mcts:200
 garner() {  # NAME RULE-FLAGS...
   local name=$1; shift
-  $G verdict garner "$@" --players $GARNER_LEVELS $GARNER_Q --max-games 4000 --seed $SEED \
+  $G verdict garner "$@" --players $GARNER_LEVELS $GARNER_Q --max-games 12000 --seed $SEED \
     --no-progress --resume "$PARTS/garner-$name" --table $OUT/print-garner-$name.parquet
 }
 garner standard --setup standard
@@ -27,16 +27,16 @@ garner c-one-true-level --setup C --must-move one --straight-line true --top-lay
 
 # Gargon: every seat within its fair share ± 0.05, stalls below 0.05, median length 5–20 rounds
 # (Gargon's turns are its rounds), and each level stronger than the one below it (alone against
-# copies of it) by at least 0.05; the search level at the standard four players only (cost)
+# copies of it) by at least 0.05; the search level at every player count
 GARGON_Q="--question fair --question stalls --question length --turns 5,20 --question skill --margin 0.05"
 gargon() {  # NAME LEVELS RULE-FLAGS...
   local name=$1 levels=$2; shift 2
-  $G verdict gargon "$@" --players $levels $GARGON_Q --max-games 4000 --seed $SEED \
+  $G verdict gargon "$@" --players $levels $GARGON_Q --max-games 12000 --seed $SEED \
     --no-progress --resume "$PARTS/gargon-$name" --table $OUT/print-gargon-$name.parquet
 }
 gargon 4p random,greedy,ismcts:100 --setup 4p
-gargon 3p random,greedy --setup 3p
-gargon 5p random,greedy --setup 5p
+gargon 3p random,greedy,ismcts:100 --setup 3p
+gargon 5p random,greedy,ismcts:100 --setup 5p
 
 # Deck the Yard: the designer's target, a win rate of 0.30 ± 0.05, at the level it is meant for
 # (rollout:50, a careful player), stalls below 0.05, and each level winning at least 0.05 more
@@ -45,7 +45,7 @@ DTY_Q="--question target --target 0.30 --question stalls --question skill --marg
 dty() {  # NAME RULE-FLAGS...
   local name=$1; shift
   $G verdict deck_the_yard "$@" --players random,greedy:claim_characters,rollout:50 $DTY_Q \
-    --max-games 4000 --seed $SEED --no-progress --resume "$PARTS/deck-the-yard-$name" \
+    --max-games 12000 --seed $SEED --no-progress --resume "$PARTS/deck-the-yard-$name" \
     --table $OUT/print-deck-the-yard-$name.parquet
 }
 dty original
