@@ -37,6 +37,9 @@ gargon() {  # NAME LEVELS RULE-FLAGS...
 gargon 4p random,greedy,ismcts:100 --setup 4p
 gargon 3p random,greedy,ismcts:100 --setup 3p
 gargon 5p random,greedy,ismcts:100 --setup 5p
+# notebook 05's five-player finalist (data/results/tune-gargon-5p), at 06's ladder
+gargon 5p-tuned random,greedy,ismcts:100 --setup 5p --majority-bonus 19 --shared-bonus 7 \
+  --amulets 0,0,0,6,3,3,3,2,2,2,1,1,1,0,0,0
 
 # Deck the Yard: the designer's target, a win rate of 0.30 ± 0.05, at the level it is meant for
 # (rollout:50, a careful player), stalls below 0.05, and each level winning at least 0.05 more

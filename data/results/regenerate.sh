@@ -94,21 +94,32 @@ bash data/results/ladders.sh
 
 .venv/bin/papermill -p CONFIRM_RUN True notebooks/01-garner-fairness.ipynb /tmp/01-confirm.ipynb
 
-# the tuning searches of notebook 05 (issue 14): Optuna journals in tune-*/ (a rerun of the
-# same command resumes, so the old folder goes first); the notebook confirms on fresh seeds,
-# -p MCTS_RUN True plays the tuned Garner rules under mcts:200 into tune-garner-mcts.parquet and
-# -p SAVE_FIGURE True draws the README's docs/tuning.png
-rm -rf $OUT/tune-garner $OUT/tune-gargon $OUT/tune-deck-the-yard
+# the multi-fidelity searches of notebook 05 (its markdown shows the same commands): Optuna
+# journals and the top's games in tune-*/ (a rerun on a finished folder reads it back, so the old
+# folders go first); Gargon's at 4 players (tune-gargon) and at 5 players (tune-gargon-5p, where
+# the original's stalls fail at ismcts:100 in notebook 06; greedy is not stronger than random at
+# five players, so its screen asks no skill step); -p SAVE_FIGURE True draws docs/tuning.png
+rm -rf $OUT/tune-garner $OUT/tune-gargon $OUT/tune-gargon-5p $OUT/tune-deck-the-yard
 $G tune garner --setup A --space rows=3..4 cols=3..4 height=2..4 n_suits=2..4 \
   must_move=none,one,all straight_line=false,true top_layer=level,surface \
-  forbidden_pile_size=none,4,5,6 "suit_weights[2]=0.5..1.5" --objective seat0 \
-  --objective seat0@cautious --objective draws:0.01 --players greedy -n 2000 --budget 200 \
-  --seed 2026 --top 3 --no-progress --storage $OUT/tune-garner
-$G tune gargon --setup 4p --space "amulets[1]=0..8" "amulets[2]=0..8" "amulets[3]=0..8" \
-  majority_bonus=0..20 shared_bonus=0..10 --objective seats --objective skill:greedy\>random:0.55 \
-  --players greedy -n 2000 --budget 50 --seed 2026 --top 3 --no-progress \
-  --storage $OUT/tune-gargon
+  forbidden_pile_size=none,4,5,6 "suit_weights[2]=0.5..1.5:0.25" \
+  --goal fair:0.05 --constraint stalls:0.05 --constraint length:8..40 --constraint skill:0.03 \
+  --rung cautious=400 --rung mcts:50=1000 --rung mcts:100=2000 --confirm-at mcts:200=4000/greedy \
+  --budget 150 --keep 9 --eta 3 --seed 2026 --workers 2 --no-progress --storage $OUT/tune-garner
+for players in 4p 5p; do
+  if [ $players = 4p ]; then screen=greedy=1000/random; folder=tune-gargon
+  else screen=greedy=1000; folder=tune-gargon-5p; fi
+  $G tune gargon --setup $players --space "amulets[1]=0..8" "amulets[2]=0..8" "amulets[3]=0..8" \
+    majority_bonus=0..20 shared_bonus=0..10 \
+    --goal fair:0.05 --constraint stalls:0.05 --constraint skill:0.03 \
+    --rung $screen --rung ismcts:10=300 --confirm-at ismcts:30=2000/greedy \
+    --compare-games 0 --budget 60 --keep 4 --eta 3 --seed 2026 --workers 2 --no-progress \
+    --storage $OUT/$folder
+done
 $G tune deck_the_yard --space plugs=4..12 characters=2..10 events=0..5 broken=0..8 \
-  hand_size=4..7 win_threshold=5..10 --objective solo:0.3 --players greedy:claim_characters \
-  -n 3000 --budget 60 --seed 2026 --top 3 --no-progress --storage $OUT/tune-deck-the-yard
-.venv/bin/papermill -p MCTS_RUN True -p SAVE_FIGURE True notebooks/05-tuning.ipynb /tmp/05-mcts.ipynb
+  hand_size=4..7 win_threshold=5..10 \
+  --goal target:0.3:0.05 --constraint stalls:0.05 --constraint skill:0.03 \
+  --rung rollout:50=100 --rung rollout:50=600 \
+  --confirm-at rollout:50=2400/greedy:claim_characters --compare-games 1200 \
+  --budget 30 --keep 4 --eta 3 --seed 2026 --workers 2 --no-progress --storage $OUT/tune-deck-the-yard
+.venv/bin/papermill -p SAVE_FIGURE True notebooks/05-tuning.ipynb /tmp/05.ipynb

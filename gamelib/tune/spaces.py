@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gamelib.tune.space import Choice, Domain, FloatRange, IntRange
 
-__all__ = ["SPACES", "deck_the_yard", "gargon_4p", "garner_a"]
+__all__ = ["SPACES", "deck_the_yard", "gargon_amulets", "garner_a"]
 
 
 def garner_a() -> dict[str, Domain]:
@@ -33,8 +33,8 @@ def garner_a() -> dict[str, Domain]:
     }
 
 
-def gargon_4p() -> dict[str, Domain]:
-    """Four-player Gargon: the amulets of the numbers 1, 2 and 3 (``amulets[1..3]``, whole
+def gargon_amulets() -> dict[str, Domain]:
+    """Gargon at any player count: the amulets of the numbers 1, 2 and 3 (``amulets[1..3]``, whole
     numbers 0–8; the rest of the table as printed), the ``majority_bonus`` 0–20 and the
     ``shared_bonus`` 0–10, whole points."""
     return {
@@ -61,4 +61,4 @@ def deck_the_yard() -> dict[str, Domain]:
 
 
 #: each game's space, by game name
-SPACES = {"garner": garner_a, "gargon": gargon_4p, "deck_the_yard": deck_the_yard}
+SPACES = {"garner": garner_a, "gargon": gargon_amulets, "deck_the_yard": deck_the_yard}
