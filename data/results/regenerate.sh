@@ -45,12 +45,12 @@ for p in 3 4 5; do
     --json $OUT/gargon-zeros-compare-greedy-${p}p.json
 done
 # ... and at the search level ismcts:200 against the same zero-blind copies, with depends (the
-# long part: hours on 2 busy cores; a budget of 1,500 deals a level at 4 and 5 players, 1,000 at
+# long part: hours on 2 busy cores; a budget of 1,500 deals a level at 4 and 5 players, 1,600 at
 # 3). Each comparison keeps its deals in a --resume folder, packed into one stored table.
 RUNS=$(mktemp -d)
 for p in 3 4 5; do
   k=$((p - 1))
-  deals=$((p == 3 ? 1000 : 1500))
+  deals=$((p == 3 ? 1600 : 1500))
   nice -n 10 $G compare gargon --setup ${p}p --zero-multiplier 1 --variant zero-multiplier=2 \
     --players "greedy+greedy:ignore*$k,ismcts:200+greedy:ignore*$k" \
     --question effect:level:* --question changes --question depends:level:* \
