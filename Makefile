@@ -55,7 +55,7 @@ lint: $(STAMP)
 	$(BIN)/mypy gamelib
 
 test: lint docs-check
-	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
+	$(BIN)/pytest --nbval --nbval-current-env --durations=25 tests notebooks
 
 # the site (Sphinx + MyST): guide pages, rules, notebooks from their committed outputs, API
 docs: $(STAMP)

@@ -6,8 +6,10 @@
 * **Per-game seeds** (:func:`seeds_for`): numpy's ``SeedSequence`` arithmetic compiled, equal to
   :func:`gamelib.core.game_seeds` (a test checks both give the same numbers).
 
-numba's on-disk cache does not notice an edit to a compiled function imported from another
-module: after changing this file, delete the kernels' ``__pycache__/*.nbi``/``*.nbc`` files.
+Every compiled module imports this one first, so it starts numba's CPU target
+(:func:`gamelib.jit_start.start`, without loading ``scipy.linalg``) before any compiled call, and
+each ends with :func:`gamelib.jit_cache.guard`, which flushes its cache when a file it depends on
+(this one included) has changed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from numba import njit
 
 from gamelib.core import game_seeds
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_start import start
+
+start()
 
 IntArray = npt.NDArray[np.int64]
 

@@ -252,6 +252,33 @@ def test_import_gamelib_and_a_small_run_load_only_what_they_need() -> None:
     assert kernels == ["gamelib.garner.kernel", "gamelib.garner.kernel_players"]
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["scipy-after", "scipy-first"])
+def test_numba_starts_without_scipy_linalg_or_cffi_unless_already_loaded(first: bool) -> None:
+    # gamelib.jit_start: numba.np.arraymath imports scipy.linalg (0.2 s) only to set _HAVE_BLAS,
+    # numba's cffi_utils imports cffi only to recognise cffi functions
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        if {first!r}:
+            import cffi, scipy.linalg
+        from gamelib.cli import main
+        assert main(["simulate", "gargon", "--setup", "3p", "--players", "greedy", "-n", "2",
+                     "--seed", "1", "--no-progress"]) == 0
+        import numba.np.arraymath as arraymath
+        from numba.core.typing import cffi_utils
+        from gamelib.jit_start import start
+        loaded = [m in sys.modules for m in ("scipy.linalg", "cffi")]
+        import cffi, scipy.linalg  # importable as usual afterwards
+        said = [arraymath._HAVE_BLAS, cffi_utils.SUPPORTED, start()]
+        print(json.dumps([loaded, said, scipy.linalg.norm([3.0, 4.0]), cffi.FFI().sizeof("int")]))
+        """
+    )
+    loaded, said, norm, int_size = _imported_by(script)
+    assert loaded == [first, first]
+    assert said == [first, first, not first]  # BLAS and cffi seen only when already loaded
+    assert norm == 5.0 and int_size == 4
+
+
 @pytest.mark.parametrize(
     "run",
     [
