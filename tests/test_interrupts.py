@@ -310,6 +310,31 @@ def test_a_killed_runs_half_written_files_are_removed(tmp_path: Path):
     assert not folder.exists()
 
 
+def test_another_live_writers_half_written_file_is_neither_read_nor_removed(tmp_path: Path):
+    # two writers of one study at once each write under their own name (.PID@HOST.partial): a
+    # run that starts while the other writes leaves the other's file alone and removes only what
+    # a gone writer of this host left (a fixed name made one writer's rename fail, seen in CI)
+    import socket
+
+    folder = tmp_path / "run"
+    first = _keep(folder)
+    host = socket.gethostname()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    live = folder / f"part-3-6.parquet.{os.getppid()}@{host}.partial"  # pytest's parent: alive
+    dead = folder / f"part-6-9.parquet.{int(gone.stdout)}@{host}.partial"
+    elsewhere = folder / f"run.json.{int(gone.stdout)}@another-host.partial"
+    for f in (live, dead, elsewhere):
+        f.write_bytes(b"half")
+    again = _keep(folder)  # the same run again, its chunks kept
+    pd.testing.assert_frame_equal(again, first)
+    assert live.exists() and elsewhere.exists() and not dead.exists()
+    assert sorted(p.name for p in folder.glob("part-*.parquet")) == [
+        f"part-{a}-{a + 3}.parquet" for a in (0, 3, 6, 9)
+    ]
+
+
 def test_a_huge_run_starts_at_once():
     """Seeds are derived per chunk: a 10**12-game run reaches its first game at once (building
     every seed first would take hours and all memory)."""

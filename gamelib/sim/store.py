@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,35 @@ from gamelib.sim.chunks import run_fingerprint
 
 if TYPE_CHECKING:  # pandas: imported by the functions that use it
     import pandas as pd
+
+
+#: a shared folder's temporary file names carry their writer (``.PID@HOST.partial``)
+_WRITER = re.compile(r"\.(\d+)@(.+)\.partial$")
+
+
+def _temporary(path: Path) -> Path:
+    """The name ``path`` is written under before its rename: one of this process's own, so two
+    writers of one study at once (two notebooks, two workers) never write or rename the other's."""
+    return path.with_name(f"{path.name}.{os.getpid()}@{socket.gethostname()}.partial")
+
+
+def _abandoned(path: Path) -> bool:
+    """Whether a ``*.partial`` file's writer is gone, so the file is a killed run's half-write:
+    it names no writer (an older gamelib), or a process of this host that no longer runs. Another
+    host's file (a folder shared by a cluster) is left to that host."""
+    m = _WRITER.search(path.name)
+    if m is None:
+        return True
+    pid, host = int(m.group(1)), m.group(2)
+    if host != socket.gethostname() or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
 
 
 def clear_resume(folder: str | os.PathLike[str]) -> None:
@@ -55,7 +85,7 @@ def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
     """Concatenate chunk files in order under a temporary name, then rename: never a half-file."""
-    tmp = path.with_name(path.name + ".partial")
+    tmp = _temporary(path)
     try:
         with tmp.open("wb") as out:
             for piece in pieces:
@@ -71,8 +101,7 @@ def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
 
 def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
     """Write a records file under a temporary name and rename it: never a half-file."""
-    tmp = path.with_name(path.name + ".partial")
-    tmp.unlink(missing_ok=True)
+    tmp = _temporary(path)
     write_records(tmp, records)
     os.replace(tmp, path)
 
@@ -120,7 +149,8 @@ class _PartStore:
         else:
             _atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
         for leftover in self.folder.glob("*.partial"):  # a killed run's half-written file
-            leftover.unlink(missing_ok=True)
+            if _abandoned(leftover):  # (not another live writer's file in flight)
+                leftover.unlink(missing_ok=True)
 
     def load(
         self, n_games: int, per_game: int, seed: int, want_records: bool
@@ -130,6 +160,8 @@ class _PartStore:
         found: dict[int, tuple[int, pd.DataFrame, Path | None]] = {}
         ranges: list[tuple[int, int, Path]] = []
         for path in sorted(self.folder.glob("part-*")):
+            if path.name.endswith(".partial"):
+                continue  # another writer's chunk, not renamed yet
             m = _PART.match(path.name)
             if m is None:
                 raise ResumeError(self._bad(path, "is not a chunk gamelib wrote"))
@@ -219,7 +251,7 @@ class _PartStore:
     def save(self, a: int, b: int, df: pd.DataFrame, records: bool) -> None:
         """Keep one finished chunk, written under a temporary name and renamed (never half)."""
         path = self.folder / f"part-{a}-{b}.parquet"
-        tmp = path.with_name(path.name + ".partial")
+        tmp = _temporary(path)
         out = df.copy(deep=False)
         out.attrs = {
             "gamelib_chunk": {
@@ -239,6 +271,6 @@ class _PartStore:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".partial")
+    tmp = _temporary(path)
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
