@@ -4,9 +4,10 @@ numba loads the implementations of its CPU target at the first compiled call of 
 (``BaseContext.refresh``).  One of them, ``numba.np.arraymath``, imports
 ``scipy.linalg.cython_blas`` at import time for one purpose: to record whether a BLAS is there
 (``_HAVE_BLAS``), which picks the inner product of ``np.convolve`` / ``np.correlate`` on floats
-(BLAS, or a plain loop).  With scipy installed that import costs about 0.2 s, a quarter of a
-small warm ``gamelib simulate`` run (``python -X importtime``; ``bench/startup.py``), and no
-gamelib kernel calls ``np.convolve``, ``np.correlate`` or ``np.linalg``.
+(BLAS, or a plain loop).  With scipy installed that import and cffi's below cost about 0.13 s,
+a fifth of a small warm ``gamelib simulate`` run (0.61 s against 0.48 s, interleaved runs; see
+``docs/performance.md``), and no gamelib kernel calls ``np.convolve``, ``np.correlate`` or
+``np.linalg``.
 
 :func:`start` loads the target once with ``scipy.linalg`` hidden from the import system, so
 ``_HAVE_BLAS`` is False in this process — numba's documented behaviour without scipy: those two

@@ -7,9 +7,9 @@
   :func:`gamelib.core.game_seeds` (a test checks both give the same numbers).
 
 Every compiled module imports this one first, so it starts numba's CPU target
-(:func:`gamelib.jit_start.start`, without loading ``scipy.linalg``) before any compiled call, and
-each ends with :func:`gamelib.jit_cache.guard`, which flushes its cache when a file it depends on
-(this one included) has changed.
+(:func:`gamelib.jit_start.start`, without loading ``scipy.linalg`` or ``cffi``) before any
+compiled call, and each ends with :func:`gamelib.jit_cache.guard`, which flushes its cache when a
+file it depends on (this one included) has changed.
 """
 
 from __future__ import annotations
