@@ -23,10 +23,12 @@ section to ``bench/results/search-per-second.json``:
 ``ingame GAME SETUP SPEC,SPEC,... GAMES``
     CPU ms per decision of each spec as it plays, the specs sharing the table in seeded games
     (seats rotated): the cost of a player that keeps a tree between decisions.
-``verdict GAME SETUP WEAKER STRONGER MINUTES [SEED]``
+``verdict GAME SETUP WEAKER STRONGER MINUTES [SEED [WORKERS]]``
     ``gamelib.verdict.verdict(config, [WEAKER, STRONGER], [Skill(0)])``: the stronger alone
-    against copies of the weaker, rotated through every seat, one worker, looking first after
-    ``FIRST_BATCH`` deals, stopped at ``MINUTES`` (reported as it stands: holds / fails /
+    against copies of the weaker, rotated through every seat, on ``WORKERS`` processes (default
+    1; every game runs inside one process, so both players of a game get the same core and the
+    comparison stays one at equal time per decision on an otherwise idle machine), looking first
+    after ``FIRST_BATCH`` deals, stopped at ``MINUTES`` (reported as it stands: holds / fails /
     undecided with its interval); its deals are kept in the study cache.
 """
 
@@ -227,9 +229,15 @@ def in_games(game_name: str, setup: str, specs: list[str], n_games: int) -> dict
 
 
 def run_verdict(
-    game_name: str, setup: str, weaker: str, stronger: str, minutes: float, seed: int = 33
+    game_name: str,
+    setup: str,
+    weaker: str,
+    stronger: str,
+    minutes: float,
+    seed: int = 33,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """The ``verdict`` section: a skill verdict at margin 0, one worker, ``minutes`` at most."""
+    """The ``verdict`` section: a skill verdict at margin 0, ``minutes`` at most."""
     from gamelib.verdict import Skill, verdict
 
     game = get_game(game_name)
@@ -241,7 +249,7 @@ def run_verdict(
         [weaker, stronger],
         [Skill(0)],
         seed=seed,
-        workers=1,
+        workers=workers,
         max_minutes=minutes,
         progress=False,
         first_batch=FIRST_BATCH,
@@ -254,6 +262,7 @@ def run_verdict(
         "weaker": weaker,
         "stronger": stronger,
         "seed": seed,
+        "workers": workers,
         "max_minutes": minutes,
         "cpu_minutes": round((time.process_time() - start) / 60, 1),
         "wall_minutes": round((time.perf_counter() - wall) / 60, 1),
@@ -279,7 +288,8 @@ def main(argv: list[str]) -> None:
     elif argv[0] == "verdict":
         game, setup, weak, strong, minutes = argv[1:6]
         seed = int(argv[6]) if len(argv) > 6 else 33
-        res = run_verdict(game, setup, weak, strong, float(minutes), seed)
+        workers = int(argv[7]) if len(argv) > 7 else 1
+        res = run_verdict(game, setup, weak, strong, float(minutes), seed, workers)
         print(json.dumps(res, indent=1, default=str))
         _save(f"verdict {game} {setup} {weak} vs {strong} seed {seed}", res)
     else:
