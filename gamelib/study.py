@@ -19,6 +19,7 @@ deals still to play, divided by the workers (play is embarrassingly parallel by 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -34,6 +35,7 @@ from gamelib.core import ConfigError, GamelibError, check_seed
 from gamelib.registry import GAMES
 from gamelib.sim import default_workers, game_of, player_name, run_spec
 from gamelib.sim.deals import RunCache, cache_root
+from gamelib.sim.store import atomic_write_text
 
 __all__ = [
     "Job",
@@ -285,13 +287,9 @@ def _read_costs() -> dict[str, float]:
 def _write_cost(key: str, seconds: float) -> None:
     costs = _read_costs()
     costs[key] = seconds
-    path = _costs_file()
-    tmp = path.with_name(path.name + f".{os.getpid()}.partial")
-    try:
-        tmp.write_text(json.dumps(costs, indent=1, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    # a cost that cannot be written is measured again next time
+    with contextlib.suppress(OSError):
+        atomic_write_text(_costs_file(), json.dumps(costs, indent=1, sort_keys=True))
 
 
 def held(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> int:

@@ -352,3 +352,29 @@ def test_an_untimed_run_times_a_few_deals_before_a_long_batch(
     calls.clear()
     vrun._play(_UntimedRun(0), 3, 2, None, Pool(), _Names(None))  # type: ignore[arg-type]
     assert calls == [([(0, 3)], None)]  # a batch of a few deals is its own probe
+
+
+def test_a_measured_cost_is_written_whole_under_the_writers_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamelib.sim.store as store
+    import gamelib.study as study
+
+    monkeypatch.setenv("GAMELIB_CACHE", str(tmp_path))
+    names: list[str] = []
+    real = store._temporary
+
+    def spy(path: Path) -> Path:
+        names.append(real(path).name)
+        return real(path)
+
+    monkeypatch.setattr(store, "_temporary", spy)
+    study._write_cost("garner A", 0.25)
+    study._write_cost("gargon 4p", 1.5)
+    assert study._read_costs() == {"garner A": 0.25, "gargon 4p": 1.5}
+    assert study._costs_file().parent.resolve() == tmp_path.resolve()
+    assert names and all(n.startswith("costs.json.") and "@" in n for n in names)
+    assert not list(tmp_path.rglob("*.partial"))  # renamed over costs.json, nothing left
+    # an unwritable cache is not an error: the cost is measured again next time
+    monkeypatch.setattr(study, "_costs_file", lambda: tmp_path / "no-such-dir" / "costs.json")
+    study._write_cost("deck_the_yard", 0.1)

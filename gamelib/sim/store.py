@@ -147,7 +147,7 @@ class _PartStore:
                     "use another resume folder or delete it"
                 )
         else:
-            _atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
+            atomic_write_text(manifest, json.dumps(spec, sort_keys=True, indent=1))
         for leftover in self.folder.glob("*.partial"):  # a killed run's half-written file
             if _abandoned(leftover):  # (not another live writer's file in flight)
                 leftover.unlink(missing_ok=True)
@@ -270,7 +270,13 @@ class _PartStore:
         clear_resume(self.folder)
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: under this writer's own temporary name
+    (:func:`_temporary`), then renamed over ``path``; a failed write leaves no temporary file."""
     tmp = _temporary(path)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
