@@ -279,6 +279,71 @@ def test_numba_starts_without_scipy_linalg_or_cffi_unless_already_loaded(first: 
     assert norm == 5.0 and int_size == 4
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["coverage-after", "coverage-first"])
+def test_numba_starts_without_coverage_or_numpy_ma_unless_already_loaded(first: bool) -> None:
+    # gamelib.jit_start: numba's coverage_support imports coverage (0.03 s) to report compiled
+    # lines to a running measurement; numba's typeof of arrays in tuples reads np.ma (0.04 s)
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        if {first!r}:
+            import coverage, numpy.ma
+        from gamelib.cli import main
+        for game, setup in (("garner", "A"), ("gargon", "4p"), ("deck_the_yard", None)):
+            argv = ["simulate", game, "--players", "greedy", "-n", "2", "--seed", "1",
+                    "--no-progress"]
+            assert main(argv + (["--setup", setup] if setup else [])) == 0
+        from gamelib.jit_start import _COVERAGE_FINDER
+        loaded = [m in sys.modules for m in ("coverage", "numpy.ma")]
+        import numba.misc.coverage_support as support
+        import coverage, numpy.ma  # importable as usual afterwards
+        print(json.dumps([loaded, support.coverage_available, _COVERAGE_FINDER in sys.meta_path,
+                          numpy.ma.masked_array([1, 2], mask=[0, 1]).sum().item()]))
+        """
+    )
+    loaded, coverage_seen, finder_left, total = _imported_by(script)
+    assert loaded == [first, first]
+    assert coverage_seen is first  # numba reports to coverage only when it was there first
+    assert not finder_left and total == 1
+
+
+def test_plain_arrays_get_the_type_numba_gives_them_and_masked_ones_are_still_refused() -> None:
+    import numpy as np
+    from numba import njit, typeof
+    from numba.core import errors, types
+    from numba.core.typing import typeof as numba_typeof
+
+    import gamelib.kernel_rng  # noqa: F401  (starts numba through gamelib.jit_start)
+
+    base = np.arange(24, dtype=np.int64).reshape(4, 6)
+    frozen = base.copy()
+    frozen.flags.writeable = False
+    arrays = [
+        base,
+        base.T,  # F layout
+        base[:, ::2],  # A layout
+        frozen,
+        np.zeros(3, dtype=np.float32),
+        np.zeros((), dtype=np.uint8),
+        np.zeros(2, dtype=[("a", np.int32), ("b", np.float64)]),
+        np.zeros(2, dtype=object),
+        np.zeros(2, dtype="M8"),
+    ]
+    ours = numba_typeof.typeof_impl.dispatch(np.ndarray)
+    theirs = numba_typeof._typeof_ndarray  # numba's own function, kept as the module's attribute
+    assert ours is not theirs
+    for a in arrays:
+        assert ours(a, None) == theirs(a, None)
+        assert typeof((a, a)) == types.UniTuple(theirs(a, None), 2)  # the kernels' tables' path
+    for f in (ours, theirs):
+        with pytest.raises(errors.NumbaValueError, match="Unsupported array dtype: float128"):
+            f(np.zeros(2, dtype=np.longdouble), None)
+    masked = np.ma.masked_array([1, 2], mask=[0, 1])
+    with pytest.raises(errors.NumbaTypeError, match="MaskedArray"):
+        typeof((masked,))
+    assert njit(lambda t: t[0].sum())((base, frozen)) == base.sum()
+
+
 @pytest.mark.parametrize(
     "run",
     [

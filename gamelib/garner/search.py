@@ -63,8 +63,9 @@ Random numbers: the search seed (drawn by :class:`MCTSPlayer` from its seat's ``
 three SplitMix64 streams (``kernel._rng_streams``): stream 0 picks untried children, stream
 ``1 + seat`` plays that seat in playouts. Same seed, same position → same decision.
 
-numba's on-disk cache does not notice edits to ``kernel.py``/``kernel_players.py``: after
-editing them, delete ``gamelib/garner/__pycache__/search*.nbi``/``.nbc``.
+Caching: numba's on-disk cache notices edits to this file only; the module ends with
+:func:`gamelib.jit_cache.guard`, which empties its cache when ``kernel.py``,
+``kernel_players.py`` or any other file it imports has changed, so nothing stale is loaded.
 """
 
 from __future__ import annotations

@@ -48,8 +48,9 @@ Layout, shaped for speed: the search runs on an explicit stack of preallocated p
 recursive function (numba issue #6061: loading it segfaults) — so a node allocates nothing; the
 table is four flat arrays indexed by the low bits of the 64-bit hash.
 
-numba's on-disk cache does not notice edits to ``kernel.py``/``kernel_players.py``: after
-editing them, delete ``gamelib/garner/__pycache__/solver*.nbi``/``.nbc``.
+Caching: numba's on-disk cache notices edits to this file only; the module ends with
+:func:`gamelib.jit_cache.guard`, which empties its cache when ``kernel.py``,
+``kernel_players.py`` or any other file it imports has changed, so nothing stale is loaded.
 """
 
 from __future__ import annotations
