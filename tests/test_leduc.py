@@ -37,6 +37,75 @@ def test_registered_by_its_entry_point_with_the_generic_players():
         game.player("mcts:10")
 
 
+def test_the_entry_points_are_read_only_when_a_name_or_the_list_needs_them() -> None:
+    # reading them costs a small run about 0.03 s (gamelib.registry); a run naming a built-in
+    # game never does, one naming an installed game or listing them all does
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import json, sys
+        from gamelib.cli import main
+        from gamelib.registry import GAMES
+        from gamelib.sim import game_of
+        assert main(["simulate", "garner", "--setup", "A", "--players", "greedy", "-n", "2",
+                     "--seed", "1", "--no-progress"]) == 0
+        seen = [GAMES._plugins_read, "leduc_poker" in sys.modules]
+        from leduc_poker import LeducConfig  # the package alone, not yet registered
+        seen.append(game_of(LeducConfig()).name)  # found by reading the entry points
+        seen.append(GAMES._plugins_read)
+        print(json.dumps(seen))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.splitlines()[-1]) == [False, False, "leduc", True]
+    for argv in (
+        ["-c", "from gamelib.cli import main; main(['games'])"],
+        [
+            "-m",
+            "gamelib",
+            "simulate",
+            "leduc",
+            "--players",
+            "random",
+            "-n",
+            "2",
+            "--seed",
+            "1",
+            "--no-progress",
+        ],
+    ):
+        out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, check=True)
+        assert "leduc" in out.stdout
+
+
+def test_a_broken_plugin_is_named_in_a_warning_and_the_rest_still_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.metadata
+
+    import gamelib.registry as registry
+    from gamelib.core import GamelibWarning
+
+    class Broken:
+        name, value = "broken", "no_such_module:GAME"
+
+        def load(self):  # type: ignore[no-untyped-def]
+            raise ModuleNotFoundError("No module named 'no_such_module'")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [Broken()])
+    games = registry._Games()
+    monkeypatch.setattr(registry, "GAMES", games)
+    registry.register(LEDUC)
+    assert games["leduc"].config_type is LeducConfig and not games._plugins_read
+    with pytest.warns(GamelibWarning, match="'broken' \\(no_such_module:GAME\\) could not be"):
+        assert list(games) == ["leduc"]
+    with pytest.raises(ConfigError, match="unknown game 'broken'; known games: leduc"):
+        registry.get_game("broken")
+
+
 def test_bad_rules_and_moves_are_refused_by_name():
     with pytest.raises(ConfigError, match="seats 2 to 9 players"):
         LeducConfig(n_players=1)

@@ -16,7 +16,7 @@ from gamelib.cli.args import (
     path_arg,
 )
 from gamelib.core import check_seed
-from gamelib.registry import GAMES
+from gamelib.registry import BUILT_IN, GAMES
 
 # --- gamelib tune (issue 14) ---------------------------------------------------------------
 
@@ -36,8 +36,11 @@ class _TuneParser(_OneLineParser):
         return super().format_help()
 
 
-def _add_tune_parser(sub: Any, reached: Callable[[str], bool] = lambda game: True) -> None:
-    """``tune``, with a sub-command per game (the flags only for the games ``reached``)."""
+def _add_tune_parser(
+    sub: Any, reached: Callable[[str], bool] = lambda game: True, built_in_only: bool = False
+) -> None:
+    """``tune``, with a sub-command per game (the flags only for the games ``reached``; only
+    the built-in games with ``built_in_only``)."""
     tun = sub.add_parser(
         "tune",
         help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
@@ -49,7 +52,7 @@ def _add_tune_parser(sub: Any, reached: Callable[[str], bool] = lambda game: Tru
         "the original rules (see gamelib.tune.fidelity).",
     )
     games = tun.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_TuneParser)
-    for game in GAMES.values():
+    for game in [GAMES[name] for name in BUILT_IN] if built_in_only else GAMES.values():
         g = games.add_parser(game.name, help=f"tune {game.name} rules")
         if not reached(game.name):
             continue

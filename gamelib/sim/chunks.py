@@ -69,9 +69,9 @@ class Summary:
 
 def game_of(config: Any) -> Game:
     """The registered game whose config type ``config`` is."""
-    for game in GAMES.values():
-        if isinstance(config, game.config_type):
-            return game
+    game = GAMES.of_config(config)
+    if game is not None:
+        return game
     raise ConfigError(
         f"{config!r} is not the config of any known game; make one with e.g. "
         "GARNER.config('A') or get_game(name).config()"
