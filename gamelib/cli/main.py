@@ -38,7 +38,7 @@ from gamelib.cli.verdicts import (
     _cmd_report,
     _cmd_verdict,
 )
-from gamelib.core import GamelibError, GamelibWarning
+from gamelib.core import Game, GamelibError, GamelibWarning
 from gamelib.registry import BUILT_IN, GAMES
 from gamelib.version import __version__
 
@@ -48,15 +48,13 @@ def _per_game(
     each: str,
     add_flags: Any,
     reached: Callable[[str], bool] = lambda game: True,
-    built_in_only: bool = False,
+    listed: Sequence[Game] | None = None,
 ) -> None:
-    """Give ``command`` one sub-command per game (``each``: its help, ``{game}`` its name), each
-    with the flags ``add_flags(parser, game)`` adds (only for the games ``reached``); with
-    ``built_in_only`` (a command line that names a built-in game) the installed packages' games
-    are left out, so their entry points are not read."""
+    """Give ``command`` one sub-command per game of ``listed`` (default: every game; ``each``:
+    its help, ``{game}`` its name), each with the flags ``add_flags(parser, game)`` adds (only
+    for the games ``reached``)."""
     games = command.add_subparsers(dest="game", required=True, metavar="GAME")
-    listed = [GAMES[name] for name in BUILT_IN] if built_in_only else GAMES.values()
-    for game in listed:
+    for game in GAMES.values() if listed is None else listed:
         parser = games.add_parser(game.name, help=each.format(game=game.name))
         if reached(game.name):
             add_flags(parser, game)
@@ -74,7 +72,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     words = list(argv or [])
     named = words[0] if words and words[0] in PER_GAME else None
     game = words[1] if named and len(words) > 1 and words[1] in GAMES else None
-    built_in_only = argv is not None and game in BUILT_IN
+    # a command line naming a built-in game lists only those: the installed packages' entry
+    # points are then never read (gamelib.registry)
+    listed = [GAMES[name] for name in BUILT_IN] if argv is not None and game in BUILT_IN else None
 
     def reached(command: str) -> Callable[[str], bool]:
         if argv is None or named is None:
@@ -87,7 +87,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play many seeded games into a results table")
     run_flags = functools.partial(_add_run_flags, sweep=False)
-    _per_game(sim, "simulate {game}", run_flags, reached("simulate"), built_in_only)
+    _per_game(sim, "simulate {game}", run_flags, reached("simulate"), listed)
 
     swp = sub.add_parser(
         "sweep",
@@ -96,7 +96,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
     )
     sweep_flags = functools.partial(_add_run_flags, sweep=True)
-    _per_game(swp, "sweep {game} rule variants", sweep_flags, reached("sweep"), built_in_only)
+    _per_game(swp, "sweep {game} rule variants", sweep_flags, reached("sweep"), listed)
 
     lad = sub.add_parser(
         "ladder",
@@ -105,11 +105,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "matchup matrix and the first player's rate with 95%% intervals clustered by deal, and "
         "openskill ratings (see gamelib.ladder).",
     )
-    _per_game(
-        lad, "a skill ladder of {game} players", _add_ladder_flags, reached("ladder"), built_in_only
-    )
+    _per_game(lad, "a skill ladder of {game} players", _add_ladder_flags, reached("ladder"), listed)
 
-    _add_tune_parser(sub, reached("tune"), built_in_only)
+    _add_tune_parser(sub, reached("tune"), listed)
 
     ver = sub.add_parser(
         "verdict",
@@ -118,9 +116,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
         "calling fair rules unfair (see docs/guide/verdicts.md).",
     )
-    _per_game(
-        ver, "balance verdicts for {game}", _add_verdict_flags, reached("verdict"), built_in_only
-    )
+    _per_game(ver, "balance verdicts for {game}", _add_verdict_flags, reached("verdict"), listed)
 
     rpt = sub.add_parser(
         "report",
@@ -130,7 +126,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
     )
     report_flags = functools.partial(_add_verdict_flags, report=True)
-    _per_game(rpt, "a balance report for {game}", report_flags, reached("report"), built_in_only)
+    _per_game(rpt, "a balance report for {game}", report_flags, reached("report"), listed)
 
     cmp = sub.add_parser(
         "compare",
@@ -141,9 +137,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
         "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
     )
-    _per_game(
-        cmp, "compare two {game} rule sets", _add_compare_flags, reached("compare"), built_in_only
-    )
+    _per_game(cmp, "compare two {game} rule sets", _add_compare_flags, reached("compare"), listed)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=path_arg)

@@ -5,7 +5,7 @@ confirmation up the ladder (guide: docs/guide/tune.md).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamelib.cli.args import (
@@ -15,8 +15,8 @@ from gamelib.cli.args import (
     _OneLineParser,
     path_arg,
 )
-from gamelib.core import check_seed
-from gamelib.registry import BUILT_IN, GAMES
+from gamelib.core import Game, check_seed
+from gamelib.registry import GAMES
 
 # --- gamelib tune (issue 14) ---------------------------------------------------------------
 
@@ -37,10 +37,12 @@ class _TuneParser(_OneLineParser):
 
 
 def _add_tune_parser(
-    sub: Any, reached: Callable[[str], bool] = lambda game: True, built_in_only: bool = False
+    sub: Any,
+    reached: Callable[[str], bool] = lambda game: True,
+    listed: Sequence[Game] | None = None,
 ) -> None:
-    """``tune``, with a sub-command per game (the flags only for the games ``reached``; only
-    the built-in games with ``built_in_only``)."""
+    """``tune``, with a sub-command per game of ``listed`` (default: every game; the flags only
+    for the games ``reached``)."""
     tun = sub.add_parser(
         "tune",
         help="search rule fields for a balance objective (Optuna), confirmed on fresh seeds",
@@ -52,7 +54,7 @@ def _add_tune_parser(
         "the original rules (see gamelib.tune.fidelity).",
     )
     games = tun.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_TuneParser)
-    for game in [GAMES[name] for name in BUILT_IN] if built_in_only else GAMES.values():
+    for game in GAMES.values() if listed is None else listed:
         g = games.add_parser(game.name, help=f"tune {game.name} rules")
         if not reached(game.name):
             continue
