@@ -108,6 +108,17 @@ def _median(xs: Sequence[float]) -> float:
     return round(statistics.median(xs), 3)
 
 
+def _without_bytecode() -> int:
+    """How many of gamelib's modules have no bytecode file next to them."""
+    import importlib.util
+
+    package = Path(__file__).resolve().parents[1] / "gamelib"
+    return sum(
+        not Path(importlib.util.cache_from_source(str(source))).is_file()
+        for source in package.rglob("*.py")
+    )
+
+
 def startup_rows(
     games: Sequence[str] | None = None,
     repeat: int = 15,
@@ -123,6 +134,10 @@ def startup_rows(
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "cpus": os.cpu_count(),
         "load_before": _load(),
+        # an editable install's bytecode is written by gamelib.warm; without it every run
+        # compiles gamelib's modules from source (PYTHONDONTWRITEBYTECODE stops Python writing it)
+        "pythondontwritebytecode": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
+        "gamelib_modules_without_bytecode": _without_bytecode(),
     }
     peers = dict(OPENSPIEL_RUNS) if openspiel and _has_openspiel() else {}
     if openspiel and not peers:

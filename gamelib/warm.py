@@ -9,6 +9,14 @@ a tiny game of every game through every compiled path a run can take — the com
 player — and prints one line per game with the seconds it took.  With the cache already warm
 it only loads, in a few seconds.
 
+It also writes the bytecode of gamelib's own modules (:func:`write_bytecode`, the standard
+library's :mod:`compileall`), as pip does for a package it installs.  An editable install
+leaves that to Python's first import, which skips it when ``PYTHONDONTWRITEBYTECODE`` is set
+(many CI images and containers set it), and every run then compiled about 50 modules from
+source: a small warm Garner run took 0.96 s without the bytecode and 0.81 s with it (medians of
+10 interleaved runs, 2026-12-06).  Python still checks each file's bytecode against its
+source, so an edited module is compiled afresh in memory until the next warm-up.
+
 :func:`note_if_cold` is what a run asks before its first game: when a function it is about to
 call has no cache entry for this machine (a fresh clone that skipped the warm-up, a new
 ``NUMBA_CACHE_DIR``, an edited kernel, another numba or CPU), it says so in one line — a
@@ -20,6 +28,7 @@ milliseconds.
 
 from __future__ import annotations
 
+import compileall
 import hashlib
 import importlib
 import random
@@ -27,6 +36,7 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from gamelib.core import GamelibWarning, Player
@@ -223,9 +233,21 @@ def _seats(game: Any, config: Any) -> int:
     return int(game.new_state(config, random.Random(0)).n_players)
 
 
+def write_bytecode(package: Path | None = None) -> bool:
+    """Write the bytecode (``__pycache__/*.pyc``) of every module under ``package`` (default:
+    gamelib's own folder) that has none or an outdated one, whatever ``PYTHONDONTWRITEBYTECODE``
+    says; returns whether every module compiled."""
+    folder = Path(__file__).resolve().parent if package is None else package
+    return bool(compileall.compile_dir(folder, quiet=1))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Warm numba's cache for every game (or the games named), one line per game."""
+    """Warm numba's cache for every game (or the games named), one line per game; write
+    gamelib's bytecode first."""
     from gamelib.registry import GAMES
+
+    if not write_bytecode():
+        print("gamelib.warm: some of gamelib's modules did not compile to bytecode (above)")
 
     names = list(argv if argv is not None else sys.argv[1:]) or list(GAMES)
     unknown = [n for n in names if n not in GAMES]

@@ -8,6 +8,7 @@ module.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -164,9 +165,14 @@ def test_warm_refuses_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> Non
     assert "unknown game(s) chess" in capsys.readouterr().out
 
 
-def test_warm_says_one_line_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_warm_says_one_line_per_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # on a warm cache (make install warmed it) this only loads: a few seconds
+    folders: list[Path | None] = []
+    monkeypatch.setattr(warm, "write_bytecode", lambda package=None: folders.append(package) or 1)
     assert warm.main(["deck_the_yard"]) == 0
+    assert folders == [None]  # gamelib's own bytecode, written first
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("deck_the_yard: ") and " s (compiled random, greedy" in lines[0]
     assert "rollout:2, oracle:2" in lines[0]
@@ -442,3 +448,18 @@ def test_a_summary_run_holds_the_tables_summary_columns(
         rows, draw = win_rate_rows(summary.columns, by)
         assert win_rates(table, by).to_dict("records") == rows
         assert win_rates(table, by).attrs["draw_rate"] == draw
+
+
+def test_warm_writes_bytecode_even_when_python_is_told_not_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    for source in (package / "a.py", package / "sub" / "b.py"):
+        source.write_text("X = 1\n")
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE=1
+    assert warm.write_bytecode(package)
+    for source in (package / "a.py", package / "sub" / "b.py"):
+        assert Path(importlib.util.cache_from_source(str(source))).is_file()
+    (package / "bad.py").write_text("def (:\n")
+    assert not warm.write_bytecode(package)  # a module that does not compile is reported
