@@ -1,28 +1,29 @@
-"""numba's CPU target loaded without importing ``scipy.linalg`` or ``cffi`` (issue 33, start-up).
+"""numba started for loading gamelib's compiled cores from its cache, and nothing more (issue 33).
 
-numba loads the implementations of its CPU target at the first compiled call of a process
-(``BaseContext.refresh``).  One of them, ``numba.np.arraymath``, imports
-``scipy.linalg.cython_blas`` at import time for one purpose: to record whether a BLAS is there
-(``_HAVE_BLAS``), which picks the inner product of ``np.convolve`` / ``np.correlate`` on floats
-(BLAS, or a plain loop).  With scipy installed that import and cffi's below cost about 0.13 s,
-a fifth of a small warm ``gamelib simulate`` run (0.61 s against 0.48 s, interleaved runs; see
-``docs/performance.md``), and no gamelib kernel calls ``np.convolve``, ``np.correlate`` or
-``np.linalg``.
+A warm run compiles nothing: it loads each compiled function's machine code from numba's
+on-disk cache.  numba's cache loader (``numba.core.caching.Cache.load_overload``) first
+*refreshes* its CPU target — imports every implementation module it has (``numba.np.arraymath``,
+``numba.cpython.unicode``, the typed containers, …), installs their typing and lowering
+registries and initialises 251 ``@overload`` templates — which is what *compiling* needs, and
+runs the NRT initialisation and the third-party extensions' entry points on the way.  For
+gamelib's own functions the loaded code needs only the NRT (``rtsys.initialize``; without it a
+loaded function that allocates crashes), so :func:`start` replaces the loader with one that, for a
+function defined under gamelib's package folder, initialises the NRT and loads, without the
+refresh; every other function (a notebook's own ``@njit(cache=True)``, a plugin's) goes to
+numba's loader unchanged.  Compiling is untouched: numba's compiler refreshes both contexts
+itself (``numba.core.compiler.CompilerBase``), so a cold cache, an edited kernel or any other
+jitted code compiles exactly as before.  The refresh was about 0.25 s of a small warm
+``gamelib simulate`` (0.95 → 0.67 s, medians of 15 interleaved runs, and the same games; see
+``docs/performance.md``).  gamelib's kernels use no numba extension, which is what the refresh's
+entry points would load.
 
-:func:`start` loads the target once with ``scipy.linalg`` hidden from the import system, so
-``_HAVE_BLAS`` is False in this process — numba's documented behaviour without scipy: those two
-functions use the loop, and ``np.linalg`` in compiled code would still import scipy when it is
-compiled (numba's ``ensure_blas`` runs then, after this).  Nothing is hidden when
-``scipy.linalg`` is already imported (a notebook that loaded pandas' or statsmodels' scipy
-first): then it costs nothing.  Nothing else changes: scipy imports as usual afterwards.
+Three more of numba's imports are settled here, each only when nothing has loaded it yet:
 
-``cffi`` the same way: numba imports it (and ``pycparser``'s lexer, which compiles its regular
-expressions: about 0.03 s) the first time it types an argument of a kind it does not know, only
-to tell whether that argument is a cffi function (``numba.core.typing.cffi_utils``).  Started
-here without it, compiled code cannot call cffi functions in this process; gamelib's do not.
-
-Two more of numba's imports are settled the same way, each only when nothing has loaded it yet:
-
+* ``cffi`` (and ``pycparser``'s lexer, which compiles its regular expressions: about 0.03 s):
+  numba imports it the first time it types an argument of a kind it does not know, only to
+  tell whether that argument is a cffi function (``numba.core.typing.cffi_utils``).
+  :func:`start` imports that module with ``cffi`` hidden, so compiled code cannot call cffi
+  functions in this process; gamelib's do not.
 * ``coverage`` (about 0.03 s): ``numba.misc.coverage_support`` imports it at numba's import, to
   tell a *running* coverage measurement which lines of compiled code ran.  A measurement that
   runs has imported coverage before gamelib (``coverage run``, pytest-cov), and then nothing is
@@ -36,11 +37,17 @@ Two more of numba's imports are settled the same way, each only when nothing has
   ``np.ma`` is imported on first access.  :func:`start` registers, for ``np.ndarray``, numba's
   own typing with that test skipped for arrays whose type *is* ``np.ndarray`` — a masked array
   never is — and numba's own function for everything else, so every type is the one numba gives.
+
+(Before the loader was replaced, :func:`start` refreshed the target itself with ``scipy.linalg``
+hidden, because ``numba.np.arraymath`` imports it at import time only to choose
+``np.convolve``'s inner product; a warm run no longer imports ``arraymath`` at all, and a
+compile imports it as numba always does.)
 """
 
 from __future__ import annotations
 
 import importlib.abc
+import os
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -48,7 +55,10 @@ from types import ModuleType
 from typing import Any
 
 #: what numba's optional parts would import and gamelib's kernels never use
-HIDDEN = ("scipy.linalg", "cffi")
+HIDDEN = ("cffi",)
+
+#: gamelib's package folder: the compiled functions defined under it load without a refresh
+PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class _Hide(importlib.abc.MetaPathFinder):
@@ -115,25 +125,56 @@ def _ndarray_typeof_without_numpy_ma() -> None:
     typeof_impl.register(np.ndarray)(typeof_ndarray)
 
 
+def is_gamelibs(cache: Any) -> bool:
+    """Whether a numba ``Cache`` belongs to a function defined in a file under :data:`PACKAGE`."""
+    try:
+        filename = str(cache._py_func.__code__.co_filename)
+    except AttributeError:  # not a Python function's cache
+        return False
+    return os.path.abspath(filename).startswith(PACKAGE)
+
+
+def _load_gamelibs_functions_without_refresh() -> None:
+    """Replace numba's cache loader (``Cache.load_overload``, numba 0.68
+    ``numba/core/caching.py``) by one that loads gamelib's functions after the NRT's
+    initialisation instead of a whole refresh of the target, and hands every other function
+    to numba's own loader."""
+    from numba.core.caching import Cache
+    from numba.core.runtime.nrt import rtsys
+
+    numbas_own: Any = Cache.load_overload
+    if getattr(numbas_own, "gamelib", False):
+        return
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        if not is_gamelibs(self):
+            return numbas_own(self, sig, target_context)
+        rtsys.initialize(target_context)  # what loaded code needs of the refresh; once
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        return None  # the guard swallowed an I/O error: numba compiles instead
+
+    load_overload.gamelib = True  # type: ignore[attr-defined]
+    load_overload.__doc__ = numbas_own.__doc__
+    Cache.load_overload = load_overload  # type: ignore[method-assign]
+
+
 @cache
 def start() -> bool:
-    """Load numba's CPU target (its typing and lowering registries) and its cffi check once,
-    type plain arrays without importing ``numpy.ma``, and take away the finder of
-    :func:`hide_coverage_from_numba` (numba is imported by now); returns whether anything was
-    hidden (nothing is when every :data:`HIDDEN` package is already imported)."""
-    from numba.core.registry import cpu_target
-
+    """Make numba load gamelib's compiled functions without refreshing its whole CPU target,
+    settle its cffi check, type plain arrays without importing ``numpy.ma``, and take away the
+    finder of :func:`hide_coverage_from_numba` (numba is imported by now); returns whether
+    ``cffi`` was hidden (it is not when already imported)."""
     if _COVERAGE_FINDER in sys.meta_path:
         sys.meta_path.remove(_COVERAGE_FINDER)
     _ndarray_typeof_without_numpy_ma()
+    _load_gamelibs_functions_without_refresh()
 
     hide = any(h not in sys.modules for h in HIDDEN)
     finder = _Hide()
     if hide:
         sys.meta_path.insert(0, finder)
     try:
-        cpu_target.typing_context.refresh()
-        cpu_target.target_context.refresh()
         from numba.core.typing import cffi_utils  # noqa: F401  (its cffi import, settled now)
     finally:
         if hide:

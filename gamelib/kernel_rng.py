@@ -6,8 +6,8 @@
 * **Per-game seeds** (:func:`seeds_for`): numpy's ``SeedSequence`` arithmetic compiled, equal to
   :func:`gamelib.core.game_seeds` (a test checks both give the same numbers).
 
-Every compiled module imports this one first, so it starts numba's CPU target
-(:func:`gamelib.jit_start.start`, without loading ``scipy.linalg`` or ``cffi``) before any
+Every compiled module imports this one first, so it starts numba (:func:`gamelib.jit_start.start`:
+gamelib's functions load from the cache without a refresh of numba's target) before any
 compiled call, and each ends with :func:`gamelib.jit_cache.guard`, which flushes its cache when a
 file it depends on (this one included) has changed.
 """

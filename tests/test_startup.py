@@ -259,30 +259,58 @@ def test_import_gamelib_and_a_small_run_load_only_what_they_need() -> None:
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["scipy-after", "scipy-first"])
-def test_numba_starts_without_scipy_linalg_or_cffi_unless_already_loaded(first: bool) -> None:
-    # gamelib.jit_start: numba.np.arraymath imports scipy.linalg (0.2 s) only to set _HAVE_BLAS,
-    # numba's cffi_utils imports cffi only to recognise cffi functions
+def test_a_warm_run_loads_gamelibs_functions_without_refreshing_numbas_target(
+    first: bool, tmp_path: Path
+) -> None:
+    # gamelib.jit_start: numba's cache loader refreshes its whole CPU target (0.25 s: every
+    # implementation module, scipy.linalg through numba.np.arraymath) before loading; gamelib's
+    # functions need only the NRT. Another module's cached function keeps numba's own loader,
+    # and compiling still refreshes, so fresh code compiles and runs.
+    (tmp_path / "theirs.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
     script = textwrap.dedent(
         f"""
         import json, sys
+        sys.path.insert(0, {str(tmp_path)!r})
         if {first!r}:
             import cffi, scipy.linalg
+        import numba.core.base as base
+        refreshes = []
+        numbas_refresh = base.BaseContext.refresh
+        def counted(self):
+            refreshes.append(1)
+            return numbas_refresh(self)
+        base.BaseContext.refresh = counted
         from gamelib.cli import main
         assert main(["simulate", "gargon", "--setup", "3p", "--players", "greedy", "-n", "2",
                      "--seed", "1", "--no-progress"]) == 0
-        import numba.np.arraymath as arraymath
-        from numba.core.typing import cffi_utils
-        from gamelib.jit_start import start
+        warm = [len(refreshes), "numba.np.arraymath" in sys.modules]
         loaded = [m in sys.modules for m in ("scipy.linalg", "cffi")]
+        from numba import njit
+        from numba.core.typing import cffi_utils
+        from gamelib.jit_start import is_gamelibs, start
+        import gamelib.kernel_rng as kernel_rng
+        import theirs
+        before = len(refreshes)
+        theirs_twice = theirs.twice(21)  # compiled (first process) or loaded by numba's loader
+        theirs_refreshed = len(refreshes) > before
+        fresh = njit(lambda a, b: a * b)(6, 7)  # compiled now: numba refreshes as always
+        owners = [is_gamelibs(kernel_rng.rng_next._cache), is_gamelibs(theirs.twice._cache)]
         import cffi, scipy.linalg  # importable as usual afterwards
-        said = [arraymath._HAVE_BLAS, cffi_utils.SUPPORTED, start()]
-        print(json.dumps([loaded, said, scipy.linalg.norm([3.0, 4.0]), cffi.FFI().sizeof("int")]))
+        said = [cffi_utils.SUPPORTED, start()]
+        print(json.dumps([warm, loaded, theirs_twice, theirs_refreshed, fresh, owners, said,
+                          scipy.linalg.norm([3.0, 4.0]), cffi.FFI().sizeof("int")]))
         """
     )
-    loaded, said, norm, int_size = _imported_by(script)
-    assert loaded == [first, first]
-    assert said == [first, first, not first]  # BLAS and cffi seen only when already loaded
-    assert norm == 5.0 and int_size == 4
+    for _ in range(2):  # the second process loads theirs.twice from numba's cache
+        warm, loaded, twice, refreshed, fresh, owners, said, norm, int_size = _imported_by(script)
+        assert warm == [0, False]  # no refresh, no arraymath
+        assert loaded == [first, first]
+        assert twice == 42 and refreshed and fresh == 42
+        assert owners == [True, False]
+        assert said == [first, not first]  # cffi seen only when already loaded
+        assert norm == 5.0 and int_size == 4
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["coverage-after", "coverage-first"])
