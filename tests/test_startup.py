@@ -491,3 +491,27 @@ def test_warm_writes_bytecode_even_when_python_is_told_not_to(
         assert Path(importlib.util.cache_from_source(str(source))).is_file()
     (package / "bad.py").write_text("def (:\n")
     assert not warm.write_bytecode(package)  # a module that does not compile is reported
+
+
+def test_warm_compiles_the_search_the_solver_player_chooses_with() -> None:
+    # solver:N picks among the moves that keep the value by mcts:N's root visits
+    # (search.root_children), a call of search_tree no tiny warm-up game reached; a fresh
+    # process, so no other test's call counts
+    script = textwrap.dedent(
+        """
+        import json, random
+        import gamelib.warm as warm
+        from gamelib.garner import kernel
+        from gamelib.garner.search import search_tree
+        from gamelib.registry import GAMES
+
+        garner = GAMES["garner"]
+        before = len(search_tree.signatures)
+        state = garner.new_state(garner.config(None), random.Random(0))
+        warm._library_calls("garner", kernel, state)
+        print(json.dumps([before, [str(s) for s in search_tree.signatures]]))
+        """
+    )
+    before, signatures = _imported_by(script)
+    assert before == 0
+    assert any(sig.endswith("omitted(default=False))") for sig in signatures)
