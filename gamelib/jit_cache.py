@@ -24,9 +24,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 @cache
@@ -147,3 +150,26 @@ def _unchanged(listed: list[str], root: Path) -> bool:
         return all(len(e) == 2 and _file_hash(root / e[1]) == e[0] for e in entries)
     except OSError:  # a file gone: its importer changed too, or will fail on import
         return False
+
+
+def njit_borrowing(fn: _F) -> _F:
+    """``@njit(cache=True)`` without numba's runtime (NRT): the compiled function counts no
+    references, so it borrows the arrays it is given and the views it takes of them.
+
+    Under the runtime every jitted call increments, and at its return decrements, an atomic
+    reference count for each array argument (each of the arrays of a tables tuple) and for each
+    row view it takes. The engines' hot loops call small functions per site, per lift and per
+    playout move, so those counts were most of their time: 64–76 % of a Garner ``mcts:400``
+    game's CPU samples, 62 % of Gargon 4p ``ismcts:200``'s, 79 % of Deck the Yard
+    ``rollout:50``'s (perf and gdb samples, issue 33; ``docs/performance.md``, *Reference
+    counts*). A borrowing function may not allocate (numba refuses to compile ``np.zeros``,
+    ``.copy()`` or a slice assignment without the runtime, loudly), must not return an array,
+    and calls only borrowing functions (``tests/test_jit_cache.py`` checks the last over every
+    compiled module): numba compiles a callee in its caller's context, so a callee that
+    allocates would not compile there. Its callers keep their arrays alive for the call, so
+    nothing it borrows can be freed under it.
+    """
+    from numba import njit
+
+    options: dict[str, Any] = {"cache": True, "_nrt": False}  # _nrt: numba's own jit option
+    return cast(_F, njit(**options)(fn))

@@ -12,7 +12,7 @@ function defined under gamelib's package folder, initialises the NRT and loads, 
 refresh; every other function (a notebook's own ``@njit(cache=True)``, a plugin's) goes to
 numba's loader unchanged.  Compiling is untouched: numba's compiler refreshes both contexts
 itself (``numba.core.compiler.CompilerBase``), so a cold cache, an edited kernel or any other
-jitted code compiles exactly as before.  The refresh was about 0.25 s of a small warm
+jitted code compiles exactly as before.  The refresh was about 0.28 s of a small warm
 ``gamelib simulate`` (0.95 → 0.67 s, medians of 15 interleaved runs, and the same games; see
 ``docs/performance.md``).  gamelib's kernels use no numba extension, which is what the refresh's
 entry points would load.

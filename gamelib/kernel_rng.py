@@ -22,6 +22,7 @@ from numba import njit
 
 from gamelib.core import game_seeds
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.jit_start import start
 
 start()
@@ -31,7 +32,7 @@ IntArray = npt.NDArray[np.int64]
 # --- SplitMix64 streams --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def rng_next(rs: Any, i: int) -> Any:
     """SplitMix64: the next 64 random bits of stream ``rs[i]`` (uint64 arithmetic wraps)."""
     z = rs[i] + np.uint64(0x9E3779B97F4A7C15)
@@ -41,7 +42,7 @@ def rng_next(rs: Any, i: int) -> Any:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit_borrowing
 def rng_below(rs: Any, i: int, n: int) -> int:
     """A uniform int in ``[0, n)`` from stream ``rs[i]``, unbiased (rejection on 31 bits)."""
     span = np.int64(1) << 31

@@ -5,11 +5,14 @@ when a file it imports has changed.  The test edits a callee and sees the change
 
 from __future__ import annotations
 
+import ast
+import importlib
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -78,3 +81,59 @@ def test_a_warm_cache_is_not_flushed_again(name: str) -> None:
 
     module = importlib.import_module(name)
     assert jit_cache.guard(vars(module)) is False  # the stamp matches: nothing to redo
+
+
+# --- functions compiled without numba's runtime (jit_cache.njit_borrowing) ----------------------
+
+
+def _counting_callees(module: ModuleType, source: str) -> list[str]:
+    """``caller -> callee`` for every call a borrowing function of ``module`` makes to a jitted
+    function of its namespace that counts references (compiled with numba's runtime)."""
+    from numba.core.dispatcher import Dispatcher
+
+    found = []
+    for fn in ast.parse(source).body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        if not any(isinstance(d, ast.Name) and d.id == "njit_borrowing" for d in fn.decorator_list):
+            continue
+        assert getattr(module, fn.name).targetoptions.get("_nrt") is False, fn.name
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                callee = module.__dict__.get(node.func.id)
+                if isinstance(callee, Dispatcher) and callee.targetoptions.get("_nrt") is not False:
+                    found.append(f"{fn.name} -> {node.func.id}")
+    return found
+
+
+def test_a_borrowing_function_calls_only_borrowing_functions() -> None:
+    # numba compiles a callee in its caller's context: a callee that allocates would not compile
+    # under a borrowing caller, and one that counts references would count them for nothing
+    root = Path(jit_cache.__file__).parent
+    borrowing = 0
+    for path in sorted(root.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "\n@njit_borrowing" not in source:
+            continue
+        name = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        assert _counting_callees(importlib.import_module(name), source) == [], name
+        borrowing += source.count("\n@njit_borrowing")
+    assert borrowing >= 60  # the three engines' hot loops, kernel_rng's streams
+
+
+def test_the_borrowing_check_names_a_call_to_a_counting_function(tmp_path: Path) -> None:
+    source = (
+        "from numba import njit\n"
+        "from gamelib.jit_cache import njit_borrowing\n\n"
+        "@njit(cache=False)\ndef counting(a):\n    return a.copy()\n\n"
+        "@njit_borrowing\ndef fine(a):\n    return a[0]\n\n"
+        "@njit_borrowing\ndef wrong(a):\n    return fine(a) + counting(a)[0]\n"
+    )
+    (tmp_path / "borrowed_mod.py").write_text(source, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("borrowed_mod")
+        assert _counting_callees(module, source) == ["wrong -> counting"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("borrowed_mod", None)

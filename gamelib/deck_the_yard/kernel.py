@@ -70,6 +70,7 @@ from gamelib.deck_the_yard.rules import (
     state_from_start,
 )
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -195,7 +196,7 @@ def _rng_streams(seed: int) -> Any:
     return _streams(seed, 2)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _shuffle(rs: Any, items: Any, n: int) -> None:
     """Fisher–Yates on ``items[:n]`` from the chance stream."""
     for c in range(n - 1, 0, -1):
@@ -206,7 +207,7 @@ def _shuffle(rs: Any, items: Any, n: int) -> None:
 # --- the position ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def hand_count(t: Any, st: Any) -> int:
     """hand_counts: every card in hand, or only the bulbs (plugs held on top)."""
     if t.params[COUNT_BULBS]:
@@ -256,7 +257,7 @@ def deal(t: Any, rs: Any, patterns: Any, pile: Any, clog: Any, work: Any) -> Any
     return new_state(t, patterns, pile, rs, clog, work)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _fresh_hand(t: Any, st: Any, rs: Any, clog: Any, work: Any) -> None:
     """Draw to a full hand setting characters, broken bulbs and events aside, then shuffle them
     back into the pile (a chance event, logged to ``clog`` when it has room); if the pile ran
@@ -300,14 +301,14 @@ def _fresh_hand(t: Any, st: Any, rs: Any, clog: Any, work: Any) -> None:
         clog[0] = at + 1 + n
 
 
-@njit(cache=True)
+@njit_borrowing
 def _check_end(st: Any) -> None:
     """The game ends once the draw pile and the hand are both empty."""
     if st[N_PILE] == 0 and st[HAND_TOTAL] == 0 and st[PHASE] != PLUG:
         st[PHASE] = OVER
 
 
-@njit(cache=True)
+@njit_borrowing
 def _reset_strand(t: Any, st: Any) -> None:
     p = t.params
     for s in range(p[STRAND_LEN]):
@@ -315,7 +316,7 @@ def _reset_strand(t: Any, st: Any) -> None:
     st[N_STRAND] = 0
 
 
-@njit(cache=True)
+@njit_borrowing
 def _matches(t: Any, st: Any, pat: int) -> bool:
     """Whether the strand matches the start of pattern ``pat`` (a bubble matches its slot)."""
     p = t.params
@@ -326,7 +327,7 @@ def _matches(t: Any, st: Any, pat: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit_borrowing
 def _next_slot(t: Any, st: Any) -> int:
     """Where the next coloured bulb goes (left to right, before a bubble in the last slot)."""
     p = t.params
@@ -340,7 +341,7 @@ def _next_slot(t: Any, st: Any) -> int:
 # --- legal decisions, apply, the end ------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def legal(t: Any, st: Any, work: Any) -> int:
     """A turn's options: play a coloured bulb that continues a face-up pattern, play a bubble
     into the empty last slot, discard any held kind; during a refill, spend a plug or not.
@@ -386,7 +387,7 @@ def legal(t: Any, st: Any, work: Any) -> int:
     return m
 
 
-@njit(cache=True)
+@njit_borrowing
 def apply(t: Any, st: Any, d: int, rs: Any, clog: Any, work: Any) -> None:
     """Make decision ``d`` (it must be legal, unchecked here), then refill the hand; a completed
     strand claims the leftmost face-up pattern it matches. Reshuffles draw from stream 0."""
@@ -415,7 +416,7 @@ def apply(t: Any, st: Any, d: int, rs: Any, clog: Any, work: Any) -> None:
     _refill(t, st, rs, clog, work)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _claim(t: Any, st: Any) -> None:
     """Claim the leftmost face-up pattern the full strand matches; the next pattern card takes
     its place (the row shrinks once the pattern deck is empty); the strand is discarded."""
@@ -439,7 +440,7 @@ def _claim(t: Any, st: Any) -> None:
     _reset_strand(t, st)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _refill(t: Any, st: Any, rs: Any, clog: Any, work: Any) -> None:
     """Draw until the hand is full or the pile is empty; an event, character or broken bulb
     stops for the plug decision when a plug is held, and is resolved without one otherwise."""
@@ -469,7 +470,7 @@ def _refill(t: Any, st: Any, rs: Any, clog: Any, work: Any) -> None:
     _check_end(st)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _resolve_pending(t: Any, st: Any, use_plug: bool, rs: Any, clog: Any, work: Any) -> None:
     """An event is cancelled by a plug or blacks out the hand; a character is claimed with a
     plug; a broken bulb is cancelled by a plug or takes the strand with it."""
@@ -505,13 +506,13 @@ def _resolve_pending(t: Any, st: Any, use_plug: bool, rs: Any, clog: Any, work: 
         st[STRANDS_LOST] += 1
 
 
-@njit(cache=True)
+@njit_borrowing
 def is_over(st: Any) -> bool:
     """The draw pile and the hand are both empty."""
     return bool(st[PHASE] == OVER)
 
 
-@njit(cache=True)
+@njit_borrowing
 def result(t: Any, st: Any, row: Any) -> None:
     """End and result: won with win_threshold or more claimed cards (patterns and characters)
     once the game is over. Fills ``row`` (``R_*`` columns; blackout turns -1 where none)."""
@@ -550,7 +551,7 @@ def new_log(t: Any) -> Any:
     return clog
 
 
-@njit(cache=True)
+@njit_borrowing
 def _greedy_spend(t: Any, st: Any, policy: int) -> bool:
     """The greedy player's plug policy on the card just drawn (``GreedyPlayer.spend``)."""
     p = t.params
@@ -569,7 +570,28 @@ def _greedy_spend(t: Any, st: Any, policy: int) -> bool:
     return bool((kind == BROKEN and on_strand >= 2) or (kind == EVENT and plugs >= 2))
 
 
-@njit(cache=True)
+@njit_borrowing
+def _need(t: Any, st: Any, match: Any, slot: int, colour: int) -> float:
+    """GreedyPlayer._discard's need of ``colour``: the face-up patterns' call for it, a matching
+    pattern's open slots from ``slot`` on weighted by nearness, another's slots by 0.3 / (1 + j)
+    (summed in the Python player's order, row by row and slot by slot, so the floats are its)."""
+    p = t.params
+    n_slots, o_strand, o_row = p[STRAND_LEN], p[O_STRAND], p[O_ROW]
+    need = 0.0
+    for r in range(st[N_ROW]):
+        pat = st[o_row + r]
+        for j in range(n_slots):
+            if t.pattern[pat, j] != colour:
+                continue
+            if match[r]:
+                if j >= slot and st[o_strand + j] < 0:
+                    need += 1.0 / (1 + j - slot)
+            else:
+                need += 0.3 / (1 + j)
+    return need
+
+
+@njit_borrowing
 def greedy(t: Any, st: Any, work: Any, n: int, policy: int) -> int:
     """The greedy player (``gamelib.deck_the_yard.players.GreedyPlayer``) on the ``n`` legal
     options ``legal`` left in ``work[W_OUT]``: the coloured bulb whose pattern the hand best
@@ -614,16 +636,6 @@ def greedy(t: Any, st: Any, work: Any, n: int, policy: int) -> int:
                 coloured += 1
         if coloured == n_slots - 1 or st[N_PILE] == 0:
             return D_BUBBLE
-    need = np.zeros(N_COLOURS, np.float64)  # GreedyPlayer._discard
-    for r in range(n_row):
-        pat = st[o_row + r]
-        for j in range(n_slots):
-            c = t.pattern[pat, j]
-            if match[r]:
-                if j >= slot and st[o_strand + j] < 0:
-                    need[c] += 1.0 / (1 + j - slot)
-            else:
-                need[c] += 0.3 / (1 + j)
     events_left = p[N_EVENTS] - st[EVENTS_DRAWN]  # every drawn event is discarded
     characters_left = p[N_CHARACTERS] - st[CHARACTERS_DRAWN]  # discarded or claimed
     if policy == NEVER:
@@ -647,7 +659,7 @@ def greedy(t: Any, st: Any, work: Any, n: int, policy: int) -> int:
         elif k == BUBBLE:
             a, b = (50.0 if copies == 1 else 0.05), 0
         else:
-            a, b = need[k], -copies
+            a, b = _need(t, st, match, slot, k), -copies
         if best_d < 0 or a < best_a or (a == best_a and b < best_b):
             best_d, best_a, best_b = d, a, b
     return int(best_d)

@@ -98,6 +98,7 @@ from gamelib.deck_the_yard.rules import (
     DeckTheYardObservation,
 )
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below, rng_next
 
 IntArray = npt.NDArray[np.int64]
@@ -205,7 +206,7 @@ def belief_from_observation(t: KernelTables, obs: DeckTheYardObservation) -> Int
     return b
 
 
-@njit(cache=True)
+@njit_borrowing
 def same_position(t: Any, a: Any, b: Any) -> bool:
     """Whether two kernel states hold the same position (every part the rules read; slots past
     a pile's or row's size are ignored)."""
@@ -228,7 +229,7 @@ def same_position(t: Any, a: Any, b: Any) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit_borrowing
 def _position_hash(t: Any, st: Any) -> int:
     """A 64-bit hash of what :func:`same_position` compares (FNV-1a over those ints)."""
     p = t.params
@@ -245,7 +246,7 @@ def _position_hash(t: Any, st: Any) -> int:
 # --- playouts ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _playout(t: Any, st: Any, rs: Any, clog: Any, work: Any, policy: int, line: Any) -> int:
     """Play ``st`` to the end with the compiled greedy player (plug policy ``policy``), writing
     its decisions to ``line`` when it has room; returns how many decisions it made."""
@@ -261,12 +262,12 @@ def _playout(t: Any, st: Any, rs: Any, clog: Any, work: Any, policy: int, line: 
         apply(t, st, d, rs, clog, work)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _claimed(st: Any) -> int:
     return int(st[N_CLAIMS] + st[N_CHARS])
 
 
-@njit(cache=True)
+@njit_borrowing
 def _won(t: Any, st: Any) -> int:
     return 1 if st[PHASE] == OVER and _claimed(st) >= t.params[WIN] else 0
 
@@ -274,12 +275,13 @@ def _won(t: Any, st: Any) -> int:
 # --- rollout --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def determinize(t: Any, b: Any, st: Any, rs: Any) -> None:
     """One future consistent with belief ``b``: ``st`` becomes ``b`` with its draw pile shuffled
     and its pattern deck drawn from the patterns outside the row, from stream ``rs[0]``."""
     p = t.params
-    st[:] = b
+    for i in range(len(b)):
+        st[i] = b[i]
     o = p[O_PILE]
     for c in range(b[N_PILE] - 1, 0, -1):
         k = rng_below(rs, 0, c + 1)

@@ -86,6 +86,7 @@ from gamelib.gargon.rules import (
     shape_of,
 )
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -244,13 +245,13 @@ def rotate_hands(t: Any, deck: Any, rotation: int) -> None:
 # --- legal decisions ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _code(a: int, b: int, c: int) -> int:
     """A play's decision: its ascending card ids packed 7 bits each (-1: no card)."""
     return (a + 1) | ((b + 1) << 7) | ((c + 1) << 14)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _plays(t: Any, st: Any, seat: int, shape: int, allowed: int, work: Any) -> int:
     """Play-out: every play from ``seat``'s hand of ``shape`` (-1: every shape the lead may
     use) in colours of the ``allowed`` bit mask, in the reference's ``_plays`` order."""
@@ -323,7 +324,7 @@ def _plays(t: Any, st: Any, seat: int, shape: int, allowed: int, work: Any) -> i
     return m
 
 
-@njit(cache=True)
+@njit_borrowing
 def legal(t: Any, st: Any, work: Any) -> int:
     """The decisions open now, written to ``work[:n]`` in the reference's order (see the module
     docstring); returns ``n`` (0 once the game is over)."""
@@ -376,7 +377,7 @@ def legal(t: Any, st: Any, work: Any) -> int:
 # --- apply: the reference's steps, without recursion ---------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _start_draws(st: Any) -> bool:
     """Drop owed draws while both piles are empty; True when a DRAW decision is due."""
     while st[DQ_LEN] and st[PILE_N0] + st[PILE_N1] == 0:
@@ -389,7 +390,7 @@ def _start_draws(st: Any) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit_borrowing
 def _owe(st: Any, seat: int, count: int, kind: int) -> None:
     """Queue ``count`` draws for ``seat`` (the queue is empty or being filled at once)."""
     if st[DQ_LEN] == 0:
@@ -403,7 +404,7 @@ def _owe(st: Any, seat: int, count: int, kind: int) -> None:
     st[DQ_LEN] += 1
 
 
-@njit(cache=True)
+@njit_borrowing
 def _end_round(t: Any, st: Any) -> None:
     """Next round: the game ends when a pile is empty or no hand holds a card; else the lead
     passes clockwise to the next seat holding a card."""
@@ -435,7 +436,7 @@ def _end_round(t: Any, st: Any) -> None:
     st[PHASE] = PLAY
 
 
-@njit(cache=True)
+@njit_borrowing
 def _next_chooser(t: Any, st: Any) -> None:
     """The first seat from the lead clockwise with unresolved cards chooses; none: next round."""
     n = t.params[P_N]
@@ -448,7 +449,7 @@ def _next_chooser(t: Any, st: Any) -> None:
     _end_round(t, st)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _next_in_play_out(t: Any, st: Any) -> None:
     """The next seat of the round's order plays or passes; after the last, all turn up."""
     n = t.params[P_N]
@@ -462,7 +463,18 @@ def _next_in_play_out(t: Any, st: Any) -> None:
     _next_chooser(t, st)
 
 
-@njit(cache=True)
+#: ``_resolve``'s packed slots: a seat (< 8) in 3 bits, a card id (< 128) in 7
+SEAT_BITS, CARD_BITS = 3, 7
+assert MAX_SEATS <= 1 << SEAT_BITS and N_CARDS <= 1 << CARD_BITS and MAX_SEATS * CARD_BITS < 63
+
+
+@njit_borrowing
+def _slot(bits: int, k: int, width: int) -> int:
+    """Slot ``k`` of ``width`` bits packed in ``bits``."""
+    return (bits >> (width * k)) & ((1 << width) - 1)
+
+
+@njit_borrowing
 def _resolve(t: Any, st: Any) -> None:
     """Resolve the colour ``RESOLVING`` step by step, pausing (phase DRAW) whenever losers
     must draw; when it is done, the next chooser picks a colour."""
@@ -470,9 +482,11 @@ def _resolve(t: Any, st: Any) -> None:
     n = p[P_N]
     col = st[RESOLVING]
     base = col * PER_COLOUR
-    best = np.empty(MAX_SEATS, np.int64)
-    holders = np.empty(MAX_SEATS, np.int64)
     while True:
+        # the seats holding cards of the colour and each one's best card, in ``_slot``s of two
+        # ints (no arrays: this runs without numba's runtime, which allocates them)
+        holders = 0
+        best = 0
         nh = 0
         for i in range(n):
             s = (st[LEAD] + i) % n
@@ -481,13 +495,13 @@ def _resolve(t: Any, st: Any) -> None:
                 if st[O_LOC + c] == L_TABLE + s and (b < 0 or t.value_of[c] > t.value_of[b]):
                     b = c
             if b >= 0:
-                holders[nh] = s
-                best[nh] = b
+                holders |= s << (SEAT_BITS * nh)
+                best |= b << (CARD_BITS * nh)
                 nh += 1
         if nh == 0:
             break
         if nh == 1:
-            s = holders[0]
+            s = _slot(holders, 0, SEAT_BITS)
             for c in range(base, base + PER_COLOUR):
                 if st[O_LOC + c] == L_TABLE + s:
                     st[O_LOC + c] = L_CAPTURED + s
@@ -495,27 +509,28 @@ def _resolve(t: Any, st: Any) -> None:
             break
         top = -1
         for k in range(nh):
-            top = max(top, t.value_of[best[k]])
+            top = max(top, t.value_of[_slot(best, k, CARD_BITS)])
         n_top = 0
         for k in range(nh):
-            if t.value_of[best[k]] == top:
+            if t.value_of[_slot(best, k, CARD_BITS)] == top:
                 n_top += 1
         st[BATTLES] += 1
         for k in range(nh):
-            st[O_TABLE_N + holders[k]] -= 1
-            st[O_LOC + best[k]] = L_DISCARD
+            st[O_TABLE_N + _slot(holders, k, SEAT_BITS)] -= 1
+            st[O_LOC + _slot(best, k, CARD_BITS)] = L_DISCARD
         if n_top == 1:
             draw = True
             for k in range(nh):
-                if t.value_of[best[k]] == top:
-                    st[O_LOC + best[k]] = L_CAPTURED + holders[k]
+                b = _slot(best, k, CARD_BITS)
+                if t.value_of[b] == top:
+                    st[O_LOC + b] = L_CAPTURED + _slot(holders, k, SEAT_BITS)
         else:  # only 0 against 0 can tie
             st[TIES] += 1
             draw = p[P_TIE_DRAW] != 0
         if draw:
             for k in range(nh):  # clockwise from the lead
-                if n_top > 1 or t.value_of[best[k]] != top:
-                    _owe(st, holders[k], 1, KIND_LOSE)
+                if n_top > 1 or t.value_of[_slot(best, k, CARD_BITS)] != top:
+                    _owe(st, _slot(holders, k, SEAT_BITS), 1, KIND_LOSE)
             if st[DQ_LEN] and st[PILE_N0] + st[PILE_N1]:
                 _start_draws(st)
                 return
@@ -525,7 +540,7 @@ def _resolve(t: Any, st: Any) -> None:
     _next_chooser(t, st)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _after_draws(t: Any, st: Any) -> None:
     """Owed draws done: back to the colour being resolved, the next chooser, or the play-out."""
     if st[TURNED_UP]:
@@ -537,7 +552,7 @@ def _after_draws(t: Any, st: Any) -> None:
         _next_in_play_out(t, st)
 
 
-@njit(cache=True)
+@njit_borrowing
 def apply(t: Any, st: Any, d: int) -> None:
     """Make decision ``d`` (it must be legal, unchecked here; see the module docstring)."""
     phase = st[PHASE]

@@ -149,6 +149,7 @@ from gamelib.gargon.rules import (
     GargonObservation,
 )
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 
 IntArray = npt.NDArray[np.int64]
@@ -264,7 +265,7 @@ def template(obs: GargonObservation) -> Template:
 # --- compiled search --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def determinize(
     base: Any,
     pool: Any,
@@ -278,7 +279,8 @@ def determinize(
 ) -> None:
     """``st`` := ``base`` with each hidden place dealt a card of its colour, uniformly without
     replacement from the unseen cards of that colour (a partial Fisher–Yates per colour)."""
-    st[:] = base
+    for i in range(len(base)):
+        st[i] = base[i]
     for col in range(N_COLOURS):
         a = pool_start[col]
         m = pool_start[col + 1] - a
@@ -295,7 +297,7 @@ def determinize(
                 st[slot_pos[s0 + i]] = c
 
 
-@njit(cache=True)
+@njit_borrowing
 def _find(h_key: Any, h_node: Any, key: int) -> int:
     """The node stored under ``key`` (open addressing, linear probing), or -1."""
     mask = len(h_key) - 1  # Fibonacci hashing: the int64 product wraps
@@ -307,7 +309,7 @@ def _find(h_key: Any, h_node: Any, key: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit_borrowing
 def _store(h_key: Any, h_node: Any, key: int, node: int) -> None:
     """Store ``node`` under ``key`` (the key is new; the table is kept under half full)."""
     mask = len(h_key) - 1

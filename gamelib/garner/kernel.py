@@ -63,6 +63,7 @@ from gamelib.garner.rules import (
 )
 from gamelib.garner.rules import _tables as reference_tables
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 from gamelib.kernel_rng import streams as _streams
@@ -160,7 +161,7 @@ def _rng_streams(seed: int) -> Any:
 # --- the layout --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def push(t: Any, st: Any, site: int, card: int) -> None:
     """A card put on a site with h cards lands at level h + 1 (top of its stack)."""
     p = t.params
@@ -169,7 +170,7 @@ def push(t: Any, st: Any, site: int, card: int) -> None:
     st[p[O_HEIGHT] + site] += 1
 
 
-@njit(cache=True)
+@njit_borrowing
 def pop(t: Any, st: Any, site: int) -> int:
     """Take the top card off the stack on ``site``."""
     p = t.params
@@ -215,7 +216,7 @@ def deal(t: Any, rs: Any, deck: Any) -> Any:
 # --- the top layer and groups -------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def top_level(t: Any, st: Any) -> int:
     """top_layer: under "level", the highest level that holds any card; 0 under "surface"."""
     p = t.params
@@ -227,7 +228,7 @@ def top_level(t: Any, st: Any) -> int:
     return int(top)
 
 
-@njit(cache=True)
+@njit_borrowing
 def groups(t: Any, key: Any, st: Any, work: Any) -> int:
     """number_group / suit_group: maximal connected sets of top_layer cards sharing ``key``.
 
@@ -269,7 +270,7 @@ def groups(t: Any, key: Any, st: Any, work: Any) -> int:
     return n_groups
 
 
-@njit(cache=True)
+@njit_borrowing
 def group_of(t: Any, key: Any, st: Any, site: int, work: Any) -> int:
     """The number_group / suit_group (per ``key``) holding top_layer ``site``.
 
@@ -312,7 +313,7 @@ def group_of(t: Any, key: Any, st: Any, site: int, work: Any) -> int:
 # --- distributing: targets and dead-end avoidance ---------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def can_finish(t: Any, origins: Any, n: int, used: Any, moved: int, work: Any) -> bool:
     """Dead-end avoidance: can cards lifted from ``origins[:n]`` all still be placed legally?
 
@@ -363,7 +364,7 @@ def can_finish(t: Any, origins: Any, n: int, used: Any, moved: int, work: Any) -
 # --- legal decisions, apply, the end ------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def legal(t: Any, st: Any, work: Any) -> int:
     """A turn's decisions, one at a time: lift a number_group, place each lifted card, collect a
     suit_group, leave one card behind (never exactly 6). Never offers a dead end.
@@ -429,7 +430,7 @@ def legal(t: Any, st: Any, work: Any) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit_borrowing
 def apply(t: Any, st: Any, d: int, work: Any) -> None:
     """Make decision ``d`` (a site; it must be legal, unchecked here): lift the number_group,
     place the next lifted card, collect the suit_group (or set it aside when the pile would hold
@@ -475,7 +476,7 @@ def apply(t: Any, st: Any, d: int, work: Any) -> None:
         st[N_PENDING] = 0
 
 
-@njit(cache=True)
+@njit_borrowing
 def _collect(t: Any, st: Any, sites: Any, n: int, skip: int) -> None:
     """Collect: the group's cards (all but ``skip``) go to the mover's scoring pile; the turn
     ends; the game ends when the layout is empty or after max_turns turns."""

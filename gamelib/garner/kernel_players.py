@@ -53,6 +53,7 @@ from gamelib.garner.kernel import (
     PHASE,
     R_DECISIONS,
     R_OPTIONS,
+    STATE_LEN,
     TO_MOVE,
     TOP_SURFACE,
     W_LABEL,
@@ -82,6 +83,7 @@ from gamelib.garner.rules import (
     Place,
 )
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 from gamelib.kernel_rng import seeds_for
 
@@ -94,7 +96,8 @@ PLAYER_CODES = {"random": RANDOM, "greedy": GREEDY, "cautious": CAUTIOUS}
 P_LIFTS, P_NLAB, P_CLAB, P_CSUIT, P_CCOUNT, P_CSTART, P_CSITES, P_HEIGHT = range(8)
 P_LIFTED, P_LOST, P_LOSTORD, P_LIFT, P_POOL, P_AVOID0, P_AVOID1, P_PLAN = range(8, 16)
 P_SETTAB, P_SETTMP, P_REPIDX, P_CAND, P_TRACE = range(16, 21)
-P_NEAR = 21  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
+P_TRIAL, P_REPLY_TRIAL = 21, 22  # two states: the exact estimate's and cautious's look-ahead
+P_NEAR = 23  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
 # the float scratch ``fv``: rows of per-lift values, per-group values, per-suit values
 F_PLAN, F_COMP, F_SV, F_REPLY = range(4)
 TIE = 1e-9
@@ -137,7 +140,7 @@ def new_player_work(t: Any) -> Any:
     """The players' scratch space (one per thread of play, reused every decision)."""
     p = t.params
     n = p[N_SITES]
-    width = max(n + 1, _set_size(n), 4)
+    width = max(n + 1, _set_size(n), 4, p[STATE_LEN])
     pw = np.zeros((P_NEAR + 2 * p[N_SUITS] + 1, width), np.int64)
     fv = np.zeros((4, max(n + 1, p[N_SUITS])), np.float64)
     return pw, fv
@@ -146,7 +149,7 @@ def new_player_work(t: Any) -> Any:
 # --- CPython's set order -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _set_insert(tab: Any, mask: int, k: int) -> int:
     """CPython's set insertion of a non-negative int ``k`` (its own hash); 1 if it was new."""
     i = k & mask
@@ -165,7 +168,7 @@ def _set_insert(tab: Any, mask: int, k: int) -> int:
         i = (i * 5 + 1 + perturb) & mask
 
 
-@njit(cache=True)
+@njit_borrowing
 def _set_add(tab: Any, tmp: Any, size: int, used: int, k: int) -> Any:
     """``s.add(k)`` on a CPython set table ``tab[:size]`` holding ``used`` ints (only ever added
     to); returns the new ``(size, used)`` (the table grows at 3/5 full)."""
@@ -187,7 +190,7 @@ def _set_add(tab: Any, tmp: Any, size: int, used: int, k: int) -> Any:
     return size, used
 
 
-@njit(cache=True)
+@njit_borrowing
 def _set_list(tab: Any, size: int, out: Any) -> int:
     """``list(s)``: the members in table order, written to ``out``; returns how many."""
     m = 0
@@ -198,7 +201,7 @@ def _set_list(tab: Any, size: int, out: Any) -> int:
     return m
 
 
-@njit(cache=True)
+@njit_borrowing
 def set_order(seq: Any, tab: Any, tmp: Any, out: Any) -> int:
     """``list(s)`` for ``s = set(); s.update(seq)`` (CPython 3.11's table): writes the members
     to ``out`` in iteration order and returns how many there are."""
@@ -213,7 +216,7 @@ def set_order(seq: Any, tab: Any, tmp: Any, out: Any) -> int:
 # --- greedy ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _cv(t: Any, st: Any, seat: int, suit: int, count: int, sv: Any) -> float:
     """collect_value: ``count`` cards of ``suit`` now (never-exactly-6 cuts one)."""
     p = t.params
@@ -223,7 +226,7 @@ def _cv(t: Any, st: Any, seat: int, suit: int, count: int, sv: Any) -> float:
     return float(count * sv[suit])
 
 
-@njit(cache=True)
+@njit_borrowing
 def _suit_values(t: Any, suit_total: Any, st: Any, seat: int, sv: Any) -> None:
     """suit_values: a suit's weight while it is open, a tenth of it once decided."""
     p = t.params
@@ -238,7 +241,7 @@ def _suit_values(t: Any, suit_total: Any, st: Any, seat: int, sv: Any) -> None:
             sv[u] = t.weights[u]
 
 
-@njit(cache=True)
+@njit_borrowing
 def _prepare(t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: Any, fv: Any) -> Any:
     """What every lift's estimate reads: the legal lifts and number labels (from ``legal``), the
     top layer's suit groups, their values, and the sites next to each suit's groups."""
@@ -318,7 +321,7 @@ def _prepare(t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: A
     return nc, top, n_top
 
 
-@njit(cache=True)
+@njit_borrowing
 def _join(t: Any, pw: Any, site: int, suit: int, avoid: Any, mark: bool) -> int:
     """A new top card of ``suit`` on ``site`` merged with the neighbouring groups of its suit
     that the lift (``pw[P_LIFTED]``) leaves linked: how many cards the merged group holds. With
@@ -363,7 +366,39 @@ def _join(t: Any, pw: Any, site: int, suit: int, avoid: Any, mark: bool) -> int:
     return count
 
 
-@njit(cache=True)
+@njit_borrowing
+def _exact_lift(
+    t: Any, st: Any, seat: int, rep: int, work: Any, pw: Any, sv: Any, avoid: Any, mark: bool
+) -> float:
+    """A lift that empties the top level: the best collection of the new top layer, flooded
+    exactly on a copy of ``st`` (``pw[P_TRIAL]``); with ``mark``, its sites written to ``avoid``."""
+    p = t.params
+    n_sites = p[N_SITES]
+    trial = pw[P_TRIAL, : len(st)]
+    for i in range(len(st)):
+        trial[i] = st[i]
+    apply(t, trial, rep, work)
+    ng = groups(t, t.suit_of, trial, work)
+    value = 0.0
+    best_rep = -1
+    for g in range(ng):
+        r = work[W_OUT, g]
+        cnt = 0
+        for s in range(r, n_sites):
+            if work[W_LABEL, s] == r:
+                cnt += 1
+        v = _cv(t, st, seat, t.suit_of[trial[p[O_TOP] + r]], cnt, sv)
+        if v > value:
+            value = v
+            best_rep = r
+    if mark and best_rep >= 0:
+        for s in range(n_sites):
+            if work[W_LABEL, s] == best_rep:
+                avoid[s] = 1
+    return value
+
+
+@njit_borrowing
 def _lift_plan(
     t: Any,
     pt: Any,
@@ -406,24 +441,7 @@ def _lift_plan(
     tg = -1
     if level and nl == n_top:
         # the lift empties the top level: flood the new top layer exactly
-        trial = st.copy()
-        apply(t, trial, rep, work)
-        ng = groups(t, t.suit_of, trial, work)
-        best_rep = -1
-        for g in range(ng):
-            r = work[W_OUT, g]
-            cnt = 0
-            for s in range(r, n_sites):
-                if work[W_LABEL, s] == r:
-                    cnt += 1
-            v = _cv(t, st, seat, t.suit_of[trial[p[O_TOP] + r]], cnt, sv)
-            if v > value:
-                value = v
-                best_rep = r
-        if mark and best_rep >= 0:
-            for s in range(n_sites):
-                if work[W_LABEL, s] == best_rep:
-                    avoid[s] = 1
+        value = _exact_lift(t, st, seat, rep, work, pw, sv, avoid, mark)
         for j in range(nl):
             lifted[lift[j]] = 0
         return value, ci, tg
@@ -509,7 +527,7 @@ def _lift_plan(
     return value, ci, tg
 
 
-@njit(cache=True)
+@njit_borrowing
 def lift_values(
     t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: Any, fv: Any
 ) -> Any:
@@ -523,7 +541,7 @@ def lift_values(
     return nc, top, n_top
 
 
-@njit(cache=True)
+@njit_borrowing
 def _greedy_lift(
     t: Any, pt: Any, st: Any, seat: int, n: int, work: Any, pw: Any, fv: Any, rs: Any
 ) -> int:
@@ -547,7 +565,7 @@ def _greedy_lift(
     return int(pw[P_LIFTS, li])
 
 
-@njit(cache=True)
+@njit_borrowing
 def _plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any) -> int:
     """Make lift ``li`` of ``st``'s legal lifts ``seat``'s plan (as greedy keeps it); returns the
     lift's decision."""
@@ -560,7 +578,7 @@ def _plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any,
     return int(pw[P_LIFTS, li])
 
 
-@njit(cache=True)
+@njit_borrowing
 def cautious_reply(
     t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any, rs: Any, trace: Any
 ) -> Any:
@@ -569,7 +587,9 @@ def cautious_reply(
     opponent's best lift estimate afterwards (0 when the game is over) and how many decisions
     the turn took after the lift."""
     d = _plan_lift(t, pt, st, seat, li, work, pw, fv)
-    trial = st.copy()
+    trial = pw[P_REPLY_TRIAL, : len(st)]
+    for i in range(len(st)):
+        trial[i] = st[i]
     apply(t, trial, d, work)
     k = 0
     while trial[PHASE] != OVER and trial[PHASE] != LIFT and trial[TO_MOVE] == seat:
@@ -589,7 +609,7 @@ def cautious_reply(
     return reply, k
 
 
-@njit(cache=True)
+@njit_borrowing
 def _cautious_lift(
     t: Any, pt: Any, st: Any, seat: int, n: int, width: int, work: Any, pw: Any, fv: Any, rs: Any
 ) -> int:
@@ -630,7 +650,7 @@ def _cautious_lift(
     return _plan_lift(t, pt, st, seat, pick, work, pw, fv)
 
 
-@njit(cache=True)
+@njit_borrowing
 def place_pool(t: Any, st: Any, seat: int, n: int, work: Any, pw: Any) -> int:
     """Greedy's placement options among the ``n`` legal ones: the plan's target when this card
     is the one it plans for (one option), else the sites that cannot spoil the plan (or every
@@ -665,7 +685,7 @@ def place_pool(t: Any, st: Any, seat: int, n: int, work: Any, pw: Any) -> int:
     return m
 
 
-@njit(cache=True)
+@njit_borrowing
 def collect_values(t: Any, pt: Any, st: Any, seat: int, n: int, work: Any, fv: Any) -> None:
     """Greedy's worth of each of the ``n`` legal collects (in ``fv[F_PLAN]``)."""
     p = t.params
@@ -681,7 +701,7 @@ def collect_values(t: Any, pt: Any, st: Any, seat: int, n: int, work: Any, fv: A
         fv[F_PLAN, k] = _cv(t, st, seat, t.suit_of[st[p[O_TOP] + rep]], cnt, sv)
 
 
-@njit(cache=True)
+@njit_borrowing
 def greedy_decision(
     t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any, rs: Any, width: int
 ) -> int:
@@ -696,7 +716,7 @@ def greedy_decision(
     return _rest_of_turn(t, pt, st, n, work, pw, fv, rs)
 
 
-@njit(cache=True)
+@njit_borrowing
 def _rest_of_turn(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any, rs: Any) -> int:
     """Greedy's placement, collect or leave-behind among the ``n`` legal decisions."""
     seat = st[TO_MOVE]

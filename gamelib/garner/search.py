@@ -108,6 +108,7 @@ from gamelib.garner.kernel_players import (
 )
 from gamelib.garner.rules import LIFT, OVER, PLACE, GarnerState
 from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
 
 # playout policies
@@ -147,7 +148,7 @@ N_FIELDS = 8
 # --- rewards --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def final_reward(t: Any, st: Any) -> float:
     """End and result, as seat 0's reward: win 1, draw 0.5 (turn_limit included), loss 0."""
     if st[REASON] == TURN_LIMIT:
@@ -165,7 +166,7 @@ def final_reward(t: Any, st: Any) -> float:
     return 1.0 if s0 > s1 else 0.0 if s1 > s0 else 0.5
 
 
-@njit(cache=True)
+@njit_borrowing
 def card_share(t: Any, suit_total: Any, st: Any) -> float:
     """Seat 0's weighted share of the cards collected, in [0, 1]: 0.5 + 0.5·Σ wᵤ·(aᵤ − bᵤ)/nᵤ
     / Σ wᵤ over suits u of nᵤ cards, a and b the seats' piles."""
@@ -182,7 +183,7 @@ def card_share(t: Any, suit_total: Any, st: Any) -> float:
     return 0.5 + 0.5 * diff / total if total > 0 else 0.5
 
 
-@njit(cache=True)
+@njit_borrowing
 def end_reward(t: Any, suit_total: Any, st: Any) -> float:
     """Seat 0's reward for a finished game: ``RESULT_WEIGHT`` of the result (``final_reward``)
     and the rest of the card share (``card_share``), so lines that all lose (or all win) still
@@ -192,7 +193,7 @@ def end_reward(t: Any, suit_total: Any, st: Any) -> float:
     )
 
 
-@njit(cache=True)
+@njit_borrowing
 def material(t: Any, suit_total: Any, st: Any) -> float:
     """The material estimate of an unfinished game, as seat 0's reward in (0, 1):
     ``0.5 + 0.5·tanh(lead / MATERIAL_SCALE)``, the lead counted in weighted cards — an open suit
@@ -217,7 +218,7 @@ def material(t: Any, suit_total: Any, st: Any) -> float:
 # --- playouts -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def playout(
     t: Any,
     pt: Any,
@@ -263,7 +264,7 @@ def playout(
 # --- the tree -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit_borrowing
 def _greedy_choice(
     t: Any, pt: Any, st: Any, pre: Any, lift_k: int, work: Any, pw: Any, fv: Any, rs: Any
 ) -> int:
