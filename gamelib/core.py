@@ -349,6 +349,11 @@ class Game:
     everything else of the deal as it was.  ``simulate(..., rotate_deals=True)`` plays every
     rotation of each deal (a seat-rotated deal); a game whose seats share everything dealt has
     nothing to rotate and none."""
+    play_revision: int = 0
+    """Raised when the same players given the same seeds play different games (a change of a
+    player's choices, such as the order it breaks ties in): it is part of every run's key, so a
+    study played before the change is never read as current (``gamelib.sim.run_spec``; written
+    only when above 0, so the other games' runs keep their keys)."""
 
     def config(self, setup: str | None = None, /, **overrides: Any) -> Any:
         """A config from a named setup (or the defaults) with fields overridden."""

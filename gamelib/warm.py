@@ -215,12 +215,10 @@ def _library_calls(game_name: str, kernel: Any, state: Any) -> None:
     t, st = kernel.from_reference(state)
     kernel.is_over(st)
     if game_name == "garner":
-        from gamelib.garner.kernel_players import player_tables, set_order
+        from gamelib.garner.kernel_players import player_tables
         from gamelib.garner.search import parse_spec, root_children
         from gamelib.garner.solver import greedy_guess
 
-        tab, tmp, out = (np.empty(64, np.int64) for _ in range(3))
-        set_order(np.array([3, 1, 2], np.int64), tab, tmp, out)
         greedy_guess(t, player_tables(state.config), st, 0)
         # the solver player's choice among keeping moves (a tiny game at few cards left never
         # reaches it: without this, a first solver:N run compiled search_tree for ~12 s)

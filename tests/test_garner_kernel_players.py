@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import random
 from collections import Counter
 from typing import Any
 
@@ -234,17 +233,6 @@ def test_greedy_beats_random_in_the_kernel():
     # a sanity check beside the per-decision one: greedy should win most games against random
     t = KP.play_batch(SETUPS["standard"], ("greedy", "random"), 60, 9).table
     assert t["win_0"].mean() > 0.7, t["win_0"].mean()
-
-
-def test_set_order_is_cpythons():
-    rng = random.Random(0)
-    tab, tmp, out = (np.empty(1024, np.int64) for _ in range(3))
-    for _ in range(2000):
-        seq = [rng.randrange(rng.choice([9, 25, 64])) for _ in range(rng.randrange(0, 60))]
-        s: set[int] = set()
-        s.update(seq)
-        n = KP.set_order(np.array(seq, np.int64), tab, tmp, out)
-        assert out[:n].tolist() == list(s), seq
 
 
 def test_bad_players_are_refused_by_name():

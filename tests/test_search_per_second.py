@@ -29,7 +29,9 @@ from gamelib.garner import GARNER
 from gamelib.sim import simulate
 
 # Move lists of seeded games recorded before the cut-off and time forms existed (gamelib at
-# 74a215e): sha256 of the record's moves as JSON, first 16 hex digits, and the move count.
+# 74a215e): sha256 of the record's moves as JSON, first 16 hex digits, and the move count. The
+# Garner standard game was recorded again at Garner's play revision 1 (greedy's ties among
+# equally valued placements taken in site order; before: 34a65547301a8a32, also 126 moves).
 BEFORE = [
     (GARGON, "4p", ["ismcts:50", "greedy", "greedy", "greedy"], 11, "18d8264188fc89be", 122),
     (
@@ -41,7 +43,7 @@ BEFORE = [
         110,
     ),
     (GARNER, "A", ["mcts:50", "greedy"], 13, "6bdbd8a7cf080960", 46),
-    (GARNER, "standard", ["greedy", "mcts:50:random"], 14, "34a65547301a8a32", 126),
+    (GARNER, "standard", ["greedy", "mcts:50:random"], 14, "867d16a04f1ff268", 126),
 ]
 
 

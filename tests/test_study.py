@@ -19,6 +19,7 @@ from gamelib.sim import save, simulate, sweep
 from gamelib.study import Job, ParameterError, check, held, plan
 from gamelib.verdict import Fair, Stalls, verdict
 
+ROOT = Path(__file__).resolve().parents[1]
 CFG = GARNER.config("A")
 PLAYERS = ["greedy", "random"]
 
@@ -378,3 +379,36 @@ def test_a_measured_cost_is_written_whole_under_the_writers_own_name(
     # an unwritable cache is not an error: the cost is measured again next time
     monkeypatch.setattr(study, "_costs_file", lambda: tmp_path / "no-such-dir" / "costs.json")
     study._write_cost("deck_the_yard", 0.1)
+
+
+def test_a_games_play_revision_is_part_of_its_runs_key():
+    """A change of a player's choices raises the game's ``play_revision``: a run played before
+    it has another key, so a cache or stored table of the old play is never read as current;
+    games without a revision keep the keys they always had."""
+    from gamelib.gargon import GARGON
+    from gamelib.sim import run_fingerprint, run_spec
+
+    spec = run_spec(GARNER.config("A"), ["greedy", "greedy"], 10, 1, False)
+    assert spec["play_revision"] == GARNER.play_revision >= 1
+    before = {k: v for k, v in spec.items() if k != "play_revision"}
+    assert run_fingerprint(before) != run_fingerprint(spec)
+    assert "play_revision" not in run_spec(GARGON.config("4p"), ["greedy"] * 4, 10, 1, False)
+
+
+def test_every_stored_garner_run_was_played_by_the_current_revision():
+    """The stored studies are re-made when Garner's play changes (data/results/regenerate.sh,
+    print.sh, ladders.sh): a table of the old play would never be served, only replayed."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    tables = sorted((ROOT / "data" / "results").rglob("*.parquet"))
+    seen = 0
+    for path in tables:
+        attrs = json.loads(pq.read_schema(path).metadata.get(b"PANDAS_ATTRS", b"{}"))
+        prov = attrs.get("provenance") or {}
+        for run in prov.get("runs", [prov]):
+            if run.get("game") == "garner":
+                seen += 1
+                assert run.get("play_revision", 0) == GARNER.play_revision, path.name
+    assert seen >= 100, seen

@@ -27,6 +27,9 @@ GARNER = Game(
     players=PLAYERS,
     setups=SETUPS,
     kernel="gamelib.garner.kernel_players",
+    # 1: greedy and cautious walk the sites next to a suit in site order (before: a Python
+    # set's order), which keeps another of equally valued plans in about 0.3 % of their games
+    play_revision=1,
 )
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Garner's built-in players inside compiled code: random, greedy and cautious, seat by seat.
 
-*Why one file (860 lines):* numba's on-disk cache is keyed on the file a jitted function lives
+*Why one file (about 800 lines):* numba's on-disk cache is keyed on the file a jitted function lives
 in and does not follow calls into other files (a cached caller keeps the old code of a callee
 edited elsewhere), so the jitted functions that call one another in the hot loop stay in one
 module, compiled, cached and invalidated as one unit.
@@ -19,9 +19,7 @@ game here may differ from the reference players' game for the same seed (``engin
 
 Two details make the plans identical, not only their values: the reference keeps the *first*
 option that reaches the best value, and it walks the sites next to a suit's top-layer cards in
-the iteration order of a Python ``set`` built by ``set.update``; ``_near`` reproduces CPython's
-set table (open addressing, linear probes then perturbation, resize at 3/5 full) to walk them in
-that order. A test compares it with ``list(set(...))``.
+site order (ascending), as ``_prepare`` lists them here.
 
 Caching: numba's on-disk cache (``cache=True``) notices edits to this file only; the module
 ends with :func:`gamelib.jit_cache.guard`, which empties its cache when ``kernel.py``,
@@ -95,9 +93,9 @@ PLAYER_CODES = {"random": RANDOM, "greedy": GREEDY, "cautious": CAUTIOUS}
 # rows of the players' scratch ``pw`` (``new_player_work``)
 P_LIFTS, P_NLAB, P_CLAB, P_CSUIT, P_CCOUNT, P_CSTART, P_CSITES, P_HEIGHT = range(8)
 P_LIFTED, P_LOST, P_LOSTORD, P_LIFT, P_POOL, P_AVOID0, P_AVOID1, P_PLAN = range(8, 16)
-P_SETTAB, P_SETTMP, P_REPIDX, P_CAND, P_TRACE = range(16, 21)
-P_TRIAL, P_REPLY_TRIAL = 21, 22  # two states: the exact estimate's and cautious's look-ahead
-P_NEAR = 23  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
+P_REPIDX, P_CAND, P_TRACE = range(16, 19)
+P_TRIAL, P_REPLY_TRIAL = 19, 20  # two states: the exact estimate's and cautious's look-ahead
+P_NEAR = 21  # then n_suits rows of near-site order, n_suits rows of near masks, one of counts
 # the float scratch ``fv``: rows of per-lift values, per-group values, per-suit values
 F_PLAN, F_COMP, F_SV, F_REPLY = range(4)
 TIE = 1e-9
@@ -127,90 +125,14 @@ def player_tables(config: GarnerConfig) -> PlayerTables:
 
 
 @njit(cache=True)
-def _set_size(n: int) -> int:
-    """The largest table a CPython set of at most ``n`` ints can have."""
-    size = 8
-    while size <= 4 * n:
-        size <<= 1
-    return size
-
-
-@njit(cache=True)
 def new_player_work(t: Any) -> Any:
     """The players' scratch space (one per thread of play, reused every decision)."""
     p = t.params
     n = p[N_SITES]
-    width = max(n + 1, _set_size(n), 4, p[STATE_LEN])
+    width = max(n + 1, 4, p[STATE_LEN])
     pw = np.zeros((P_NEAR + 2 * p[N_SUITS] + 1, width), np.int64)
     fv = np.zeros((4, max(n + 1, p[N_SUITS])), np.float64)
     return pw, fv
-
-
-# --- CPython's set order -------------------------------------------------------------------------
-
-
-@njit_borrowing
-def _set_insert(tab: Any, mask: int, k: int) -> int:
-    """CPython's set insertion of a non-negative int ``k`` (its own hash); 1 if it was new."""
-    i = k & mask
-    perturb = k
-    while True:
-        probes = 9 if i + 9 <= mask else 0
-        j = i
-        for _ in range(probes + 1):
-            if tab[j] == -1:
-                tab[j] = k
-                return 1
-            if tab[j] == k:
-                return 0
-            j += 1
-        perturb >>= 5
-        i = (i * 5 + 1 + perturb) & mask
-
-
-@njit_borrowing
-def _set_add(tab: Any, tmp: Any, size: int, used: int, k: int) -> Any:
-    """``s.add(k)`` on a CPython set table ``tab[:size]`` holding ``used`` ints (only ever added
-    to); returns the new ``(size, used)`` (the table grows at 3/5 full)."""
-    mask = size - 1
-    if _set_insert(tab, mask, k):
-        used += 1
-        if used * 5 >= mask * 3:
-            new = 8
-            while new <= used * 4:
-                new <<= 1
-            for j in range(size):
-                tmp[j] = tab[j]
-            for j in range(new):
-                tab[j] = -1
-            for j in range(size):
-                if tmp[j] != -1:
-                    _set_insert(tab, new - 1, tmp[j])
-            size = new
-    return size, used
-
-
-@njit_borrowing
-def _set_list(tab: Any, size: int, out: Any) -> int:
-    """``list(s)``: the members in table order, written to ``out``; returns how many."""
-    m = 0
-    for j in range(size):
-        if tab[j] != -1:
-            out[m] = tab[j]
-            m += 1
-    return m
-
-
-@njit_borrowing
-def set_order(seq: Any, tab: Any, tmp: Any, out: Any) -> int:
-    """``list(s)`` for ``s = set(); s.update(seq)`` (CPython 3.11's table): writes the members
-    to ``out`` in iteration order and returns how many there are."""
-    size, used = 8, 0
-    for j in range(size):
-        tab[j] = -1
-    for q in range(len(seq)):
-        size, used = _set_add(tab, tmp, size, used, seq[q])
-    return _set_list(tab, size, out)
 
 
 # --- greedy ---------------------------------------------------------------------------------------
@@ -291,17 +213,13 @@ def _prepare(t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: A
             fill[c] += 1
     for c in range(nc):
         fv[F_COMP, c] = _cv(t, st, seat, csuit[c], ccount[c], sv)
-    # near[u]: the sites next to top-layer cards of suit u, in the reference's set order
+    # near[u]: the sites next to top-layer cards of suit u (a mask), walked in site order
     counts = pw[P_NEAR + 2 * n_suits]
-    tab, tmp = pw[P_SETTAB], pw[P_SETTMP]
     for u in range(n_suits):
         order = pw[P_NEAR + u]
         mask = pw[P_NEAR + n_suits + u]
         for s in range(n_sites):
             mask[s] = 0
-        size, used = 8, 0
-        for j in range(size):
-            tab[j] = -1
         for c in range(nc):
             if csuit[c] != u:
                 continue
@@ -311,10 +229,13 @@ def _prepare(t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: A
                     nb = t.adj[s, a]
                     if nb < 0:
                         break
-                    size, used = _set_add(tab, tmp, size, used, nb)
-        counts[u] = _set_list(tab, size, order)
-        for j in range(counts[u]):
-            mask[order[j]] = 1
+                    mask[nb] = 1
+        m = 0
+        for s in range(n_sites):
+            if mask[s]:
+                order[m] = s
+                m += 1
+        counts[u] = m
     for c in range(n_sites + 1):
         pw[P_LOST, c] = 0
         pw[P_LIFTED, c] = 0

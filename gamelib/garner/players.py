@@ -115,8 +115,11 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
         for u, cnt in zip(comps.suit, comps.count, strict=True)
     ]
     order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
+    # the near sites are walked in site order, so that the first of equally valued plans kept
+    # does not depend on how a set happens to iterate (the compiled players walk the same)
+    walk = [sorted(sites) for sites in near]
     # level reading: a card joins the top layer only on a stack one below the top
-    cand = [[x for x in sites if heights[x] == top - 1] for sites in near]
+    cand = [[x for x in sites if heights[x] == top - 1] for sites in walk]
     joins: dict[int, list[tuple[tuple[Site, ...], list[Site]]]] = {}
     plans = []
     for mv in legal:
@@ -167,7 +170,7 @@ def evaluate_lifts(state: GarnerState, seat: int, legal: Sequence[Move]) -> list
             if lone > plan.value and t.targets[origin]:
                 plan = _Plan(state.turns, lift, i, -1, (), lone)
             targets = t.target_sets[origin]
-            for s in (*cand[u], *(x for x in lift if x in near[u])) if level else near[u]:
+            for s in (*cand[u], *(x for x in lift if x in near[u])) if level else walk[u]:
                 if s not in targets:
                     continue
                 key = s * 64 + u

@@ -313,7 +313,8 @@ def run_spec(
 ) -> dict[str, Any]:
     """Everything that fixes a run's table: its provenance (stored with saved tables).
     ``engine`` is the one that plays (``"compiled"`` or ``"python"``); ``rotate_deals`` is
-    written only when true, so every run without it keeps its key."""
+    written only when true, so every run without it keeps its key, and the game's
+    ``play_revision`` only when above 0."""
     spec = {
         "game": game_of(config).name,
         "gamelib_version": __version__,
@@ -325,6 +326,8 @@ def run_spec(
     }
     if rotate_deals:
         spec["rotate_deals"] = True
+    if game_of(config).play_revision:
+        spec["play_revision"] = game_of(config).play_revision
     if engine == "python" and engine_for(game_of(config), players) == "compiled":
         spec["engine"] = "python"  # forced: other games than the default engine plays
     return spec
