@@ -31,8 +31,8 @@ RESULTS = Path(__file__).parent / "results"
 
 #: game: (setup, player template, budgets, games per pair, a top rung above the largest budget)
 CURVES: dict[str, tuple[str | None, str, list[int], int, str | None]] = {
-    # Garner: steps of ×4 (one doubling gains about 0.025 in setup A — mcts:400 v mcts:200
-    # 0.525 over the ladder's 300 deals — and would need about 700 deals a step to decide);
+    # Garner: steps of ×4 (one doubling gains about 0.02 in setup A — mcts:400 v mcts:200
+    # 0.518 over the ladder's 300 deals — and would need about 1,000 more deals to decide);
     # the top rung is the same search, exact from 18 cards left (gamelib.garner.perfect)
     # (4,000 games a pair: mcts:200 v mcts:50 needs about 930 deals to decide)
     "garner": ("A", "mcts:{}", [50, 200, 800], 4000, "solver:800"),

@@ -8,7 +8,7 @@
 # (`make results`; a few minutes on 2 cores with the compiled cores, plus about 33 minutes
 # on 2 idle cores for the skill ladders' search players, ladders.sh, and hours for the search
 # players of notebooks 02 and 03, whose measured times are in the README). The Garner confirmation
-# runs last: notebook 01 picks its shortlist from the new screen (papermill -p CONFIRM_RUN True).
+# runs last: notebook 01 picks its shortlist from the new screen (garner_confirm.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 G=".venv/bin/gamelib"
@@ -92,7 +92,13 @@ $G sweep deck_the_yard --plugs 4,8,12 \
 # the skill ladders of notebook 04 (and the README's picture of the Garner A ladder)
 bash data/results/ladders.sh
 
-.venv/bin/papermill -p CONFIRM_RUN True notebooks/01-garner-fairness.ipynb /tmp/01-confirm.ipynb
+# notebook 01's confirmation: the notebook, at its committed parameters, picks its shortlist from
+# the new screens and plays it into an empty study cache; garner_confirm.py writes those runs out
+RUNS=$(mktemp -d)
+GAMELIB_CACHE=$RUNS .venv/bin/papermill --engine gamelib -k python3 --cwd notebooks \
+  notebooks/01-garner-fairness.ipynb "$RUNS/01.ipynb" -p MINUTES 30
+GAMELIB_CACHE=$RUNS .venv/bin/python data/results/garner_confirm.py
+rm -rf "$RUNS"
 
 # the multi-fidelity searches of notebook 05 (its markdown shows the same commands): Optuna
 # journals and the top's games in tune-*/ (a rerun on a finished folder reads it back, so the old
