@@ -315,8 +315,9 @@ def run_spec(
     ``engine`` is the one that plays (``"compiled"`` or ``"python"``); ``rotate_deals`` is
     written only when true, so every run without it keeps its key, and the game's
     ``play_revision`` only when above 0."""
+    game = game_of(config)
     spec = {
-        "game": game_of(config).name,
+        "game": game.name,
         "gamelib_version": __version__,
         "config": config_to_json(config),
         "players": [player_name(p) for p in players],
@@ -326,9 +327,9 @@ def run_spec(
     }
     if rotate_deals:
         spec["rotate_deals"] = True
-    if game_of(config).play_revision:
-        spec["play_revision"] = game_of(config).play_revision
-    if engine == "python" and engine_for(game_of(config), players) == "compiled":
+    if game.play_revision:
+        spec["play_revision"] = game.play_revision
+    if engine == "python" and engine_for(game, players) == "compiled":
         spec["engine"] = "python"  # forced: other games than the default engine plays
     return spec
 
