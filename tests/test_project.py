@@ -78,3 +78,27 @@ def test_notebooks_follow_the_guide(path: Path):
     assert all(c.get("outputs") is not None for c in code)
     assert all(c.execution_count is not None for c in code), "committed unexecuted"
     assert any("assert " in c.source for c in code[-3:]), "ends with assertion cells"
+
+
+def test_a_test_session_leaves_the_users_study_cache_as_it_found_it(tmp_path: Path) -> None:
+    """The root conftest.py gives every test session (and every notebook kernel it starts) a
+    study cache of its own: with a temporary home folder and no ``$GAMELIB_CACHE``, a test that
+    writes the default cache (a budget measures its costs there) leaves ``~/.cache/gamelib``
+    absent — and does write it when the conftest is left out, so the check can fail."""
+    import os
+    import subprocess
+    import sys
+
+    probe = "tests/test_study.py::test_a_call_that_decided_inside_its_budget_is_not_a_stop"
+    env = {k: v for k, v in os.environ.items() if k not in ("GAMELIB_CACHE", "MPLCONFIGDIR")}
+    results = {}
+    for flag in ([], ["--noconftest"]):
+        home = tmp_path / ("without" if flag else "with")
+        home.mkdir()
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *flag, probe],
+            cwd=ROOT, env={**env, "HOME": str(home)}, capture_output=True, text=True,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stdout[-2000:]
+        results[bool(flag)] = (home / ".cache" / "gamelib").exists()
+    assert results == {False: False, True: True}
