@@ -167,6 +167,46 @@ def test_an_interrupted_cli_run_resumes_to_the_uninterrupted_result(
     assert not list(tmp_path.glob(".*")), "scratch files left next to the outputs"
 
 
+@pytest.mark.parametrize(
+    ("game", "setup", "players"),
+    [
+        ("garner", "standard", "greedy"),
+        ("gargon", "4p", "greedy"),
+        ("deck_the_yard", None, "greedy"),
+    ],
+)
+def test_ctrl_c_in_a_one_process_compiled_run_is_the_one_line(
+    tmp_path: Path, game: str, setup: str | None, players: str
+):
+    """Ctrl-C while a compiled kernel plays a chunk in this process: CPython raises the
+    handler's KeyboardInterrupt only when the kernel returns, as a SystemError ("returned a
+    result with an exception set"); the run must still end with its one line, keeping its
+    finished chunks."""
+    folder = tmp_path / "run"
+    cli = [sys.executable, "-m", "gamelib", "simulate", game, "--players", players,
+           "-n", "5000000", "--seed", "1", "--workers", "1", "--no-progress",
+           "--resume", str(folder)]  # fmt: skip
+    if setup:
+        cli[5:5] = ["--setup", setup]
+    proc = subprocess.Popen(
+        cli, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=_sigint_default,
+    )  # fmt: skip
+    deadline = time.monotonic() + 300
+    while not list(folder.glob("part-*.parquet")) and proc.poll() is None:
+        assert time.monotonic() < deadline, "no chunk was kept"
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.communicate()[1]
+    time.sleep(0.3)  # inside the next chunk's kernel
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    lines = err.strip().splitlines()
+    assert proc.returncode == 2, err
+    assert len(lines) == 1 and lines[0].startswith("gamelib: error: simulation interrupted"), err
+    assert "of 5000000 deals are kept" in err
+    assert list(folder.glob("part-*.parquet"))
+
+
 # --- resume folders that cannot lie --------------------------------------------------------
 
 CFG = GARNER.config("A")

@@ -85,7 +85,7 @@ def _run(
     if executor is None and n_workers > 1 and here_first:
         t0 = time.perf_counter()
         for done, job in enumerate(jobs, 1):
-            yield job[3], chunks.run_chunk(*job)
+            yield job[3], run_here(job)
             left = here_first - done
             rest = left * (time.perf_counter() - t0) / done
             if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
@@ -94,7 +94,7 @@ def _run(
         return
     if executor is None and n_workers == 1:
         for job in jobs:
-            yield job[3], chunks.run_chunk(*job)
+            yield job[3], run_here(job)
         return
     if executor is None:
         ctx = multiprocessing.get_context("spawn")
@@ -116,6 +116,25 @@ def _run(
         yield from _run_on(executor, jobs, 2 * max(n_workers, default_workers()))
         return
     yield from _run_on_dask(executor, jobs)
+
+
+def run_here(job: Job) -> tuple[Any, list[dict[str, Any]]]:
+    """One chunk in this process; Ctrl-C during it is a ``KeyboardInterrupt``.
+
+    Python runs the SIGINT handler between bytecodes; a compiled kernel runs none, so the
+    handler's ``KeyboardInterrupt`` is only raised when the kernel returns, and CPython then
+    reports the call as ``SystemError: … returned a result with an exception set`` (the
+    interrupt at the end of its chain of causes, one SystemError a compiled frame it crossed).  That is the interrupt, and is raised as one, so every path
+    (one process, a pool, a notebook cell) ends the same way and keeps its finished chunks."""
+    try:
+        return chunks.run_chunk(*job)
+    except SystemError as exc:
+        cause: BaseException | None = exc
+        while isinstance(cause, SystemError):  # one a compiled frame the interrupt crossed
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(cause, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
 
 
 def _note_if_cold(jobs: Iterator[Job]) -> Iterator[Job]:
