@@ -124,13 +124,14 @@ def run_here(job: Job) -> tuple[Any, list[dict[str, Any]]]:
     Python runs the SIGINT handler between bytecodes; a compiled kernel runs none, so the
     handler's ``KeyboardInterrupt`` is only raised when the kernel returns, and CPython then
     reports the call as ``SystemError: … returned a result with an exception set`` (the
-    interrupt at the end of its chain of causes, one SystemError a compiled frame it crossed).  That is the interrupt, and is raised as one, so every path
-    (one process, a pool, a notebook cell) ends the same way and keeps its finished chunks."""
+    interrupt at the end of its chain of causes, one SystemError per compiled frame it
+    crossed).  That is the interrupt, and is raised as one, so every path (one process, a
+    pool, a notebook cell) ends the same way and keeps its finished chunks."""
     try:
         return chunks.run_chunk(*job)
     except SystemError as exc:
         cause: BaseException | None = exc
-        while isinstance(cause, SystemError):  # one a compiled frame the interrupt crossed
+        while isinstance(cause, SystemError):  # one per compiled frame the interrupt crossed
             cause = cause.__cause__ or cause.__context__
         if isinstance(cause, KeyboardInterrupt):
             raise KeyboardInterrupt from None
