@@ -20,12 +20,14 @@ deals still to play, divided by the workers (play is embarrassingly parallel by 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
+import re
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,8 @@ from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.store import atomic_write_text
 
 __all__ = [
+    "Budget",
+    "Call",
     "Job",
     "ParameterError",
     "check",
@@ -56,6 +60,31 @@ class ParameterError(GamelibError, ValueError):
         return [f"ParameterError: {self}"]
 
 
+def _root(name: str) -> str:
+    """The parameter a check's name refers to: ``SEARCH_DEALS[3]`` and ``QUESTIONS's games``
+    are checks of ``SEARCH_DEALS`` and ``QUESTIONS``."""
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", name)
+    return m.group(0) if m else name
+
+
+def _parameter_names(source: str) -> list[str] | None:
+    """The UPPER_CASE names a parameters cell assigns, or None when the cell is not one (it
+    holds anything but assignments to UPPER_CASE names)."""
+    import ast
+
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return None
+    names = []
+    for node in body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if not targets or not all(isinstance(t, ast.Name) and t.id.isupper() for t in targets):
+            return None
+        names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names or None
+
+
 def _words(choices: Sequence[Any]) -> str:
     shown = [repr(c) if isinstance(c, str) else str(c) for c in choices]
     if len(shown) <= 1:
@@ -64,10 +93,42 @@ def _words(choices: Sequence[Any]) -> str:
 
 
 class _Checks:
-    """Each check raises :class:`ParameterError` naming the parameter, its domain and the value."""
+    """Each check raises :class:`ParameterError` naming the parameter, its domain and the value;
+    each notes the parameter it checked, so :meth:`only` can name a value set for a parameter
+    the notebook does not have."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def only(self, names: dict[str, Any], *also: str) -> None:
+        """No UPPER_CASE name is set in the parameters cell (or by papermill's injected cell)
+        but the parameters the checks before this call named (and ``also``): a typo, or a
+        parameter of another notebook, is named in one line instead of being silently unused.
+
+        ``names`` is the notebook's ``globals()``; the cells read are the ones IPython ran just
+        before this one (its ``In`` history) that hold nothing but assignments to UPPER_CASE
+        names — the parameters cell and papermill's ``# Parameters`` cell.  Outside IPython, or
+        when the cell before is another, there is nothing to compare and nothing is said."""
+        known, self.seen = {*self.seen, *also}, set()
+        history = names.get("In")
+        if not isinstance(history, list) or len(history) < 2:
+            return
+        given: list[str] = []
+        for source in reversed(history[:-1]):  # the cells before this one, latest first
+            assigned = _parameter_names(source)
+            if assigned is None:
+                break
+            given += assigned
+        unknown = sorted({n for n in given if n not in known}, key=given.index)
+        if unknown:
+            them = ", ".join(sorted(known))
+            raise ParameterError(
+                f"{unknown[0]} is not a parameter of this notebook (its parameters: {them})"
+            )
 
     def one_of(self, name: str, value: Any, choices: Sequence[Any]) -> Any:
         """``value`` is one of ``choices``."""
+        self.seen.add(_root(name))
         if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
             raise ParameterError(f"{name} must be {_words(choices)}, got {value!r}")
         if value not in list(choices):
@@ -83,6 +144,7 @@ class _Checks:
         empty: bool = False,
     ) -> Any:
         """A list of distinct whole numbers within ``lo`` … ``hi`` (non-empty unless ``empty``)."""
+        self.seen.add(_root(name))
         if isinstance(value, str) or not isinstance(value, Sequence):
             raise ParameterError(f"{name} must be a list of whole numbers, got {value!r}")
         if not value and not empty:
@@ -98,6 +160,7 @@ class _Checks:
 
     def subset(self, name: str, value: Any, choices: Sequence[Any], empty: bool = False) -> Any:
         """``value`` is a list of distinct members of ``choices`` (non-empty unless ``empty``)."""
+        self.seen.add(_root(name))
         if isinstance(value, str) or not isinstance(value, Sequence):
             raise ParameterError(f"{name} must be a list of {_words(choices)}, got {value!r}")
         if not value and not empty:
@@ -120,6 +183,7 @@ class _Checks:
         none: bool = False,
     ) -> Any:
         """A whole number within ``lo`` … ``hi`` (inclusive); ``None`` too if ``none``."""
+        self.seen.add(_root(name))
         if value is None and none:
             return value
         ok = isinstance(value, int) and not isinstance(value, bool)
@@ -150,6 +214,7 @@ class _Checks:
         none: bool = False,
     ) -> Any:
         """A number between ``lo`` and ``hi`` (excluded if ``strict``); ``None`` too if ``none``."""
+        self.seen.add(_root(name))
         if value is None and none:
             return value
         ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
@@ -173,12 +238,14 @@ class _Checks:
 
     def flag(self, name: str, value: Any) -> Any:
         """True or False."""
+        self.seen.add(_root(name))
         if not isinstance(value, bool):
             raise ParameterError(f"{name} must be True or False, got {value!r}")
         return value
 
     def seed(self, name: str, value: Any) -> Any:
         """A seed: a whole number 0 ≤ seed < 2**128."""
+        self.seen.add(_root(name))
         try:
             check_seed(value, name)
         except ConfigError as exc:
@@ -187,6 +254,7 @@ class _Checks:
 
     def player(self, name: str, value: Any, game: str, seats: int | None = None) -> Any:
         """A player the game knows (its known players are named otherwise)."""
+        self.seen.add(_root(name))
         g = GAMES[game] if isinstance(game, str) else game
         if not isinstance(value, str) or not value.strip():
             raise ParameterError(f"{name} must be a player name of {g.name}, got {value!r}")
@@ -198,6 +266,7 @@ class _Checks:
 
     def players(self, name: str, value: Any, game: str, empty: bool = False) -> Any:
         """A list of distinct players the game knows."""
+        self.seen.add(_root(name))
         if isinstance(value, str) or not isinstance(value, Sequence):
             raise ParameterError(f"{name} must be a list of player names, got {value!r}")
         if not value and not empty:
@@ -211,6 +280,7 @@ class _Checks:
     def rules(self, name: str, game: str, setup: Any = None, **fields: Any) -> Any:
         """The rule set builds (a known setup, known fields, values each field takes); returns
         its config."""
+        self.seen.add(_root(name))
         g = GAMES[game]
         try:
             return g.config(setup, **fields)
@@ -219,14 +289,17 @@ class _Checks:
 
     def minutes(self, name: str, value: Any) -> Any:
         """A time budget: a positive number of minutes."""
+        self.seen.add(_root(name))
         return self.number(name, value, lo=0, strict=True)
 
     def workers(self, name: str, value: Any) -> Any:
         """Local worker processes: a whole number ≥ 1 (more than the cores uses the cores)."""
+        self.seen.add(_root(name))
         return self.whole(name, value, lo=1)
 
     def scheduler(self, name: str, value: Any) -> Any:
         """None (this machine) or a Dask scheduler address (``tcp://host:port``)."""
+        self.seen.add(_root(name))
         if value is None:
             return value
         from gamelib.core import ClusterError
@@ -428,3 +501,151 @@ def deals_within(job: Job, seed: int, minutes: float, workers: int | None = None
     cost = estimate_seconds(job, seed) / cores
     extra = int(minutes * 60.0 / cost) if cost > 0 else job.deals
     return min(job.deals, have + extra)
+
+
+#: one call a notebook makes under a shared budget: its key (a string naming everything that
+#: fixes its answer), the runs it reads, the deals it asks for, and ``go(deals, minutes, show)``
+#: that makes it (at most ``deals`` deals; a clock of ``minutes`` when not None; a progress bar
+#: when ``show``) and returns its table (a verdict's or comparison's has ``decision`` and
+#: ``deals`` columns)
+Call = tuple[str, Sequence[Job], int, Callable[[int, float | None, bool], pd.DataFrame]]
+
+
+class Budget:
+    """``minutes`` shared among a study's calls that have deals to play (deals already held
+    are free).
+
+    The plan of every run the calls read (each once, at its most deals, every column any call
+    reads) is printed first.  Then each call in turn gets a share of the minutes still unspent,
+    by water-filling the estimated play of the calls still to come: a call that needs less than
+    an equal share gets all it needs, the others split the rest equally, and each is capped at
+    the deals its share pays for (at the cost per deal measured on this machine); a capped
+    call also has a clock, with slack for the estimate.
+
+    A call the budget cut short (a capped run, a verdict still undecided at its cap or clock)
+    is remembered in ``budget-stops.json`` beside the study cache under a key of everything that
+    decides what it plays: the call's key, ``minutes``, and the deals 0 … k−1 each tier (the
+    writable cache, the stored studies) holds of each run it reads when the study has played.
+    The same study again, with the tiers as it left them, replays each call to where it stopped
+    and plays nothing; a study that meets other tiers (the stored studies off or on, deals that
+    another study cached) never replays it, and shares its budget afresh with the deals held
+    free.  A call that decided before its cap is not a stop."""
+
+    def __init__(
+        self,
+        minutes: float,
+        calls: Sequence[Call],
+        seed: int,
+        workers: int | None = None,
+        cache: bool | str | os.PathLike[str] = True,
+    ) -> None:
+        self.left, self.calls, self.seed, self.cache = float(minutes), list(calls), seed, cache
+        self.budget = float(minutes)
+        self.cores = max(1, min(workers or default_workers(), default_workers()))
+        runs: dict[Any, Job] = {}  # a run read by several calls is planned once
+        for _, reads, _, _ in self.calls:
+            for j in reads:
+                d = runs.get(_ident(j), j)
+                cols = tuple(sorted({*(d.columns or ()), *(j.columns or ())}))
+                runs[_ident(j)] = replace(j if j.deals > d.deals else d, columns=cols)
+        self.plan = plan(runs.values(), seed, minutes=minutes, workers=self.cores, cache=cache)
+        self.minutes = dict(zip(runs, self.plan["minutes"], strict=True))
+        self.file = cache_root(cache)[0] / "budget-stops.json"
+        try:
+            self.stops: dict[str, int] = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.stops = {}
+        self.cut: dict[str, int] = {}  # call key -> the deals it stopped at (fewer than asked)
+
+    def play(self) -> dict[str, pd.DataFrame]:
+        """Make every call in order; returns each call's table by its key."""
+        out = {}
+        for i, (key, reads, deals, go) in enumerate(self.calls):
+            future = [self._est(later) for _, later, _, _ in self.calls[i + 1 :]]
+            out[key] = self._one(key, reads, deals, go, [n for n in future if n > 0])
+        if self.cut:  # keyed by the tiers as the whole study leaves them: what a rerun meets
+            read_by = {key: r for key, r, _, _ in self.calls}
+            for key, stop in self.cut.items():
+                self.stops[self.stop_key(key, read_by[key])] = stop
+            # a stop that cannot be written is not replayed: the call is made again
+            with contextlib.suppress(OSError):
+                atomic_write_text(self.file, json.dumps(self.stops, indent=1, sort_keys=True))
+        return out
+
+    def _est(self, reads: Sequence[Job]) -> float:
+        return float(sum(self.minutes[_ident(j)] for j in reads))
+
+    def stop_key(self, key: str, reads: Sequence[Job]) -> str:
+        """Where a stop of this call is remembered: its key, the budget and the deals each tier
+        holds of each run it reads now."""
+        tiers = [self._tiers(j) for j in reads]
+        doc = json.dumps([key, self.budget, tiers], default=str)
+        return hashlib.sha256(doc.encode()).hexdigest()[:24]
+
+    def _tiers(self, job: Job) -> tuple[int, int]:
+        spec = run_spec(job.config, job.players, job.deals, self.seed, job.rotate_seats)
+        root, what = cache_root(self.cache)
+        entry = RunCache(spec, root, job.per_deal, what, need=job.columns)
+        return entry.tiers(spec["seed"])
+
+    def share(self, need: float, future: Sequence[float]) -> float:
+        """This call's minutes: all it needs when every call's need fits what is left (and its
+        part of the surplus), else the least of its need and the water level."""
+        needs = sorted([need, *future])
+        if sum(needs) <= self.left:
+            return self.left * need / sum(needs)
+        rest = self.left
+        for k, n in enumerate(needs):
+            if n * (len(needs) - k) >= rest:
+                return min(need, rest / (len(needs) - k))
+            rest -= n
+        return need
+
+    def _one(
+        self,
+        key: str,
+        reads: Sequence[Job],
+        deals: int,
+        go: Callable[[int, float | None, bool], pd.DataFrame],
+        future: Sequence[float],
+    ) -> pd.DataFrame:
+        remembered = self.stops.get(self.stop_key(key, reads))
+        if remembered is not None:
+            self.cut[key] = remembered
+            return go(remembered, None, False)
+        short = [
+            (j, h)
+            for j in reads
+            if self.minutes[_ident(j)] > 0 and (h := held(j, self.seed, self.cache)) < deals
+        ]
+        if not short:
+            return go(deals, None, False)
+        cost = [(h, estimate_seconds(j, self.seed, self.cache) / self.cores) for j, h in short]
+
+        def need(n: int) -> float:
+            return sum(c * max(0, n - h) for h, c in cost) / 60
+
+        share = self.share(need(deals), future)
+        lo, hi = min(h for h, _ in cost), deals  # the most deals the share pays for
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if need(mid) <= share else (lo, mid - 1)
+        cap = max(1, lo)
+        # a call whose whole play fits its share runs to its end; a capped one also has a
+        # clock, with slack for the estimate
+        clock = None if cap == deals else 1.5 * share + 0.1
+        t0 = time.monotonic()
+        table = go(cap, clock, True)
+        self.left = max(self.left - (time.monotonic() - t0) / 60, 0.01)
+        if "decision" in table:
+            open_ = table[table["decision"] == "undecided"]
+            stop = int(open_["deals"].max()) if len(open_) else deals  # decided: not a stop
+        else:
+            stop = cap
+        if stop < deals:
+            self.cut[key] = stop
+        return table
+
+
+def _ident(job: Job) -> tuple[Any, ...]:
+    return job.config, tuple(job.players), job.rotate_seats

@@ -16,7 +16,7 @@ import pytest
 from gamelib.core import ConfigError
 from gamelib.garner import GARNER
 from gamelib.sim import save, simulate, sweep
-from gamelib.study import Job, ParameterError, check, held, plan
+from gamelib.study import Budget, Job, ParameterError, check, held, plan
 from gamelib.verdict import Fair, Stalls, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -412,3 +412,86 @@ def test_every_stored_garner_run_was_played_by_the_current_revision():
                 seen += 1
                 assert run.get("play_revision", 0) == GARNER.play_revision, path.name
     assert seen >= 100, seen
+
+
+# ---- a shared budget's stops (issue 46) -------------------------------------------------
+
+
+def _call(cache: Path, decided: bool, log: list[int], deals: int = 100_000) -> tuple:  # type: ignore[type-arg]
+    """One call under a budget: a verdict's table stand-in over a real run of Garner A."""
+
+    def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+        log.append(n)
+        t = simulate(CFG, PLAYERS, n, 13, cache=cache, workers=1, progress=False)
+        word = "holds" if decided else "undecided"
+        return pd.DataFrame({"decision": [word], "deals": [t["deal"].nunique()]})
+
+    return ("garner A greedy v random", [Job("garner A", CFG, PLAYERS, deals)], deals, go)
+
+
+def test_a_budget_stop_is_replayed_only_by_a_study_that_meets_the_same_tiers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache, stored, log = tmp_path / "cache", tmp_path / "stored", []
+    save(simulate(CFG, PLAYERS, 5000, 13, workers=1, progress=False), stored / "held.parquet")
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    off = Budget(0.0005, [_call(cache, False, log)], 13, workers=1, cache=cache)
+    off.play()
+    (cut,) = log
+    assert 0 < cut < 5000 and off.cut == {"garner A greedy v random": cut}
+    # the same study, the stored tier on: its 5,000 deals are free, the tier-off stop is not
+    # replayed
+    monkeypatch.setenv("GAMELIB_STORED", str(stored))
+    on = Budget(0.0005, [_call(cache, False, log)], 13, workers=1, cache=cache)
+    on.play()
+    assert log[1] >= 5000 and on.cut == {"garner A greedy v random": log[1]}
+    # the same study again, the tiers as it left them: replayed to where it stopped
+    again = Budget(0.0005, [_call(cache, False, log)], 13, workers=1, cache=cache)
+    again.play()
+    assert log[2] == log[1] and again.cut == on.cut
+    # and the tier-off study again: the cache's deals 0 … k−1 are as it left them (the tier-on
+    # study played only deals past the stored ones), so it replays its own stop, not the other's
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    Budget(0.0005, [_call(cache, False, log)], 13, workers=1, cache=cache).play()
+    assert log[3] == cut, log
+    # a cache that holds more of the run than when it stopped: not replayed, the held deals free
+    simulate(CFG, PLAYERS, 2 * cut, 13, cache=cache, workers=1, progress=False)
+    Budget(0.0005, [_call(cache, False, log)], 13, workers=1, cache=cache).play()
+    assert log[4] >= 2 * cut, log
+
+
+def test_a_call_that_decided_inside_its_budget_is_not_a_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    cache, log = tmp_path / "cache", []
+    budget = Budget(0.0005, [_call(cache, True, log)], 13, workers=1, cache=cache)
+    budget.play()
+    assert budget.cut == {} and not (cache / "budget-stops.json").exists()
+    # nor is a call that played all it asked for
+    full = Budget(5, [_call(cache, False, log, deals=20)], 13, workers=1, cache=cache)
+    full.play()
+    assert log[-1] == 20 and full.cut == {} and not (cache / "budget-stops.json").exists()
+
+
+def test_a_name_the_notebook_does_not_have_is_named_in_one_line():
+    checks = type(check)()  # a fresh one, beside the notebooks' ``check``
+    params = "SEED = 1\nLEVELS = ['greedy']  # a ladder\n"
+    injected = "# Parameters\nGARNER_LEVELS = ['greedy']\n"
+    check_cell = "check.only(globals())"
+    checks.seed("SEED", 1)
+    checks.players("LEVELS", ["greedy"], "garner")
+    with pytest.raises(ParameterError, match=r"^GARNER_LEVELS is not a parameter of this notebook"):
+        checks.only({"In": ["", params, injected, check_cell]})
+    # what each check named is forgotten after the call: the next run of the cells starts afresh
+    checks.seed("SEED", 1)
+    with pytest.raises(
+        ParameterError, match=r"^LEVELS is not a parameter .*\(its parameters: SEED\)"
+    ):
+        checks.only({"In": ["", params, check_cell]})
+    # a name checked by the notebook's own code is declared with ``also``; a cell that is not
+    # all UPPER_CASE assignments ends the parameters, and outside IPython nothing is compared
+    checks.seed("SEED", 1)
+    checks.only({"In": ["", params, check_cell]}, "LEVELS")
+    checks.only({"In": ["", "x = 1", check_cell]})
+    checks.only({})

@@ -264,6 +264,18 @@ class RunCache:
             out[a] = (b, df)
         return out
 
+    def tiers(self, seed: int) -> tuple[int, int]:
+        """The deals 0 … k−1 each tier holds of this run: (k of the writable cache, k of the
+        longest stored run that serves the request; 0 with the stored tier off)."""
+        got = self.store.load(2**62, self.per_game, seed, False)
+        writable = _covered_prefix(sorted((a, b) for a, (b, _, _) in got.items()))
+        stored = [
+            n
+            for _, _, n, cols in stored_runs(self.fingerprint, self.stored_folders)
+            if self._serves(cols)
+        ]
+        return writable, max(stored, default=0)
+
     def _serves(self, cols: Sequence[str]) -> bool:
         have = set(cols)
         if self.need is None:
