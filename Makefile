@@ -18,7 +18,7 @@ help:
 	@echo "make lab       - open JupyterLab on notebooks/"
 	@echo "make bench     - side-by-side throughput benchmarks (not part of the tests)"
 	@echo "make crosscheck - replay 10^5 compiled games of each game through the reference engines"
-	@echo "make results   - play every notebook against an empty study cache; pack the slow runs into data/results/studies"
+	@echo "make results   - play every notebook against an empty study cache; store the slow runs and the searches in data/results"
 	@echo "make lock      - re-resolve requirements/lock.txt from pyproject.toml"
 	@echo "make warm      - compile every game's engines into numba's cache (make install does)"
 
@@ -75,8 +75,10 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 # every notebook at its committed parameters against an empty study cache, the stored tier off
-# (docs/guide/rerun.md), so each study is played afresh; then the search players' runs (the slow
-# ones) are packed into data/results/studies. Hours on 2 cores: the search studies of 02 and 03.
+# (docs/guide/rerun.md), so each study is played afresh, 05's tuning searches too; then the search
+# players' runs (the slow ones) are packed into data/results/studies and each remade search
+# replaces its stored folder (data/results/tune-*). Hours on 2 cores: the search studies of 02,
+# 03 and 05.
 RESULTS_CACHE := .results-cache
 RESULTS_MINUTES ?= 100000
 results: $(STAMP)

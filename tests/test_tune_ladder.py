@@ -20,6 +20,8 @@ from gamelib.garner import GARNER
 from gamelib.tune import (
     Choice,
     Rung,
+    cache_folder,
+    find_search,
     halve,
     judge,
     load_search,
@@ -31,6 +33,7 @@ from gamelib.tune import (
     space_table,
     space_text,
     standing,
+    store_remade,
 )
 from gamelib.tune.spaces import SPACES
 from gamelib.verdict import Fair, Length, Skill, Stalls, Target
@@ -349,6 +352,32 @@ def test_a_stored_search_that_drifts_from_the_code_fails_its_recheck(small, tmp_
     save(games, copy / "games.parquet")
     checks = recheck_search(copy, trials=0, deals=1)
     assert not checks[0]["same"] and all(c["same"] for c in checks[1:])
+
+
+def test_the_stored_searches_follow_the_stored_tier_and_a_remade_one_replaces_its_own(
+    small, tmp_path, monkeypatch
+):
+    import json
+    import shutil
+
+    folder, result = small
+    stored = tmp_path / "stored" / "tune-garner"
+    shutil.copytree(folder, stored)
+    monkeypatch.setenv("GAMELIB_STORED", str(stored.parent))
+    assert find_search(result.spec, cache=False) == stored
+    monkeypatch.setenv("GAMELIB_STORED", "none")  # make results: every search is made again
+    assert find_search(result.spec, cache=False) is None
+    assert store_remade(tmp_path / "cache") == []
+    # the search the cache remade (another time budget, another clock) becomes the stored one
+    remade = cache_folder(result.spec, tmp_path / "cache")
+    shutil.copytree(folder, remade)
+    doc = json.loads((remade / "ladder.json").read_text())
+    doc["spec"]["max_minutes"], doc["seconds"] = 600, 123.0
+    (remade / "ladder.json").write_text(json.dumps(doc))
+    monkeypatch.setenv("GAMELIB_STORED", str(stored.parent))
+    assert store_remade(tmp_path / "cache") == [(stored, remade)]
+    assert json.loads((stored / "ladder.json").read_text()) == doc
+    assert sorted(p.name for p in stored.iterdir()) == sorted(p.name for p in remade.iterdir())
 
 
 def test_a_search_refuses_a_screen_of_another_specification(small):

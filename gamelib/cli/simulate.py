@@ -266,7 +266,8 @@ def _add_cache_flags(g: argparse.ArgumentParser) -> None:
         type=path_arg,
         default=None,
         metavar="FOLDER",
-        help="write the search players' runs as stored studies there (make results does)",
+        help="write the search players' runs as stored studies there, and make each search"
+        " the cache remade the stored one (make results does)",
     )
 
 
@@ -283,9 +284,12 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         raise CliError("--game goes with --clear")
     if args.pack is not None:
         from gamelib.sim.deals import pack_cache
+        from gamelib.tune import store_remade
 
         written = pack_cache(args.pack, root)
         print(f"packed {len(written)} run(s) from {root} into {args.pack}")
+        for stored, remade in store_remade(root):
+            print(f"the stored search {stored} is now the one remade in {remade}")
         return 0
     if args.clear:
         removed = clear_cache(root, args.game)

@@ -32,7 +32,14 @@ from gamelib.tune.fidelity import (
     seconds_text,
     serves,
 )
-from gamelib.tune.halving import Recommendation, halve, paired_measure, recommend, search_runs
+from gamelib.tune.halving import (
+    Recommendation,
+    halve,
+    paired_measure,
+    recommend,
+    search_runs,
+    store_remade,
+)
 from gamelib.tune.objectives import (
     OBJECTIVE_HELP,
     DrawRate,
@@ -156,6 +163,7 @@ __all__ = [
     "space_table",
     "space_text",
     "standing",
+    "store_remade",
     "trials_table",
     "tune",
     "verdict_words",

@@ -18,8 +18,8 @@ The pieces the search (:func:`gamelib.tune.fidelity.search`) strings together ar
 :func:`compare_top` (each finalist against the original on the same top-level deals),
 :class:`Stages` (the search's time budget, shared out stage by stage), :func:`search_runs`
 (what a search plays at most, for a plan before play) and where a finished search is kept
-(:func:`serves`, :func:`cache_folder`, :func:`find_search`: data/results/, else the study
-cache).
+(:func:`serves`, :func:`cache_folder`, :func:`find_search`: the stored tier, else the study
+cache; :func:`store_remade`: a search the cache remade becomes the stored one).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ __all__ = [
     "rung_sizes",
     "search_runs",
     "serves",
+    "store_remade",
 ]
 
 #: a judge: (name, config, rung, rung index, seed, alpha) -> verdict rows
@@ -391,11 +392,13 @@ def cache_folder(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Pa
 
 def find_search(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Path | None:
     """The folder of a finished search that answers ``spec`` (:func:`serves`): a stored one
-    in ``data/results/`` (any folder there holding a ``ladder.json``), else the study cache's
-    (:func:`cache_folder`; ``cache=False``: data/results only); None when neither holds one."""
-    from gamelib.sim import results_dir
+    (any folder holding a ``ladder.json`` in the stored tier, :func:`gamelib.sim.deals.
+    stored_folders`: ``data/results/`` unless ``$GAMELIB_STORED`` says otherwise), else the
+    study cache's (:func:`cache_folder`; ``cache=False``: the stored tier only); None when
+    neither holds one."""
+    from gamelib.sim.deals import stored_folders
 
-    folders = sorted(p.parent for p in results_dir().glob("*/ladder.json"))
+    folders = sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json"))
     if cache is not False:
         folders.append(cache_folder(spec, cache))
     for folder in folders:
@@ -406,6 +409,28 @@ def find_search(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Pat
         if serves(stored, spec):
             return folder
     return None
+
+
+def store_remade(cache: bool | str | Path = True) -> list[tuple[Path, Path]]:
+    """Make the searches the study cache remade the stored ones: each stored search (a folder
+    holding a ``ladder.json`` in the stored tier, :func:`gamelib.sim.deals.stored_folders`)
+    whose search the cache holds finished (:func:`cache_folder` of its specification, whatever
+    the time budget) is replaced by the cache's copy, so ``make results`` remakes 05's searches
+    like every other stored study.  Returns (stored folder, remade folder) per replacement."""
+    from gamelib.sim.deals import stored_folders
+
+    done = []
+    for stored in sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json")):
+        try:
+            spec = json.loads((stored / "ladder.json").read_text())["spec"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        remade = cache_folder(spec, cache)
+        if (remade / "ladder.json").is_file():
+            shutil.rmtree(stored)
+            shutil.copytree(remade, stored)
+            done.append((stored, remade))
+    return done
 
 
 def _combine(games: list[pd.DataFrame]) -> pd.DataFrame | None:
