@@ -50,10 +50,25 @@ def _matrix() -> dict[str, dict[str, Any]]:
     }
 
 
-def _run(stem: str, parameters: dict[str, Any], cache: Path, out: Path) -> dict[str, Any]:
+#: notebooks run at their committed parameters with the stored tier off, then normally in the
+#: same cache: the second run must show the committed outputs (a budget stop of the first, made
+#: with other tiers, is never replayed by the second)
+TIERS = ["02-gargon-zeros", "06-what-to-print"]
+#: notebooks run at their committed parameters into an empty cache with both cores busy: the
+#: outputs must be the committed ones (no clock cuts a committed answer)
+LOADED = ["02-gargon-zeros", "06-what-to-print"]
+
+
+def _run(
+    stem: str,
+    parameters: dict[str, Any],
+    cache: Path,
+    out: Path,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """One papermill run; returns its error (or None), the output notebook and the cache."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "GAMELIB_CACHE": str(cache)}
+    env = {**os.environ, **(env or {}), "GAMELIB_CACHE": str(cache)}
     args = [str(NOTEBOOKS / f"{stem}.ipynb"), str(out), json.dumps(parameters), str(NOTEBOOKS)]
     proc = subprocess.run(
         [sys.executable, "-c", RUNNER, *args], env=env, capture_output=True, text=True
@@ -80,7 +95,24 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         again = _run(stem, params, where / "cache", where / "again.ipynb")
         return {"first": first, "again": again, "before": before, "after": _chunks(where / "cache")}
 
+    def tiers(stem: str, where: Path) -> dict[str, Any]:
+        off = _run(stem, {}, where / "cache", where / "off.ipynb", {"GAMELIB_STORED": "none"})
+        return {"off": off, "on": _run(stem, {}, where / "cache", where / "on.ipynb")}
+
+    def loaded(stem: str, where: Path) -> dict[str, Any]:
+        burn = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+        try:
+            return _run(stem, {}, where / "cache", where / "out.ipynb")
+        finally:
+            for b in burn:
+                b.kill()
+                b.wait()
+
     with ThreadPoolExecutor(max_workers=2) as pool:
+        for stem in TIERS:
+            tasks[f"{stem}-tiers"] = pool.submit(tiers, stem, base / f"{stem}-tiers")
+        for stem in LOADED:
+            tasks[f"{stem}-loaded"] = pool.submit(loaded, stem, base / f"{stem}-loaded")
         for stem, spec in _matrix().items():
             for i, case in enumerate(spec.get("runs", [])):
                 where = base / f"{stem}-run-{i}"
@@ -158,3 +190,28 @@ def test_a_bad_parameter_stops_with_its_one_line(
     assert case["message"] in r["error"]["evalue"], r["error"]["evalue"]
     assert "\n" not in r["error"]["evalue"]
     assert not _chunks(r["cache"]), f"{stem}: played before checking its parameters"
+
+
+def _committed(stem: str) -> list[Any]:
+    return _compared_outputs(nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4))  # type: ignore[no-untyped-call]
+
+
+@pytest.mark.parametrize("stem", TIERS)
+def test_a_run_with_the_stored_tier_off_never_changes_the_committed_answers(
+    results: dict[str, Any], stem: str
+) -> None:
+    r = results[f"{stem}-tiers"]
+    assert r["off"]["error"] is None, r["off"]["error"]
+    assert r["on"]["error"] is None, r["on"]["error"]
+    assert _compared_outputs(r["on"]["nb"]) == _committed(stem), (
+        f"{stem}: after a run with the stored tier off, the committed parameters show other outputs"
+    )
+
+
+@pytest.mark.parametrize("stem", LOADED)
+def test_the_committed_answers_do_not_depend_on_a_busy_machine(
+    results: dict[str, Any], stem: str
+) -> None:
+    r = results[f"{stem}-loaded"]
+    assert r["error"] is None, r["error"]
+    assert _compared_outputs(r["nb"]) == _committed(stem), f"{stem}: other outputs under load"
