@@ -34,6 +34,7 @@ import pandas as pd
 from gamelib.core import ConfigError, GamelibError
 from gamelib.sim import save
 from gamelib.sim.chunks import games_per_deal
+from gamelib.sim.deals import runs_of
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
 from gamelib.verdict.compare import _decide, _label, _level_measure, _with_measure, meaning
@@ -124,36 +125,6 @@ def _json(path: Path, what: str) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise GamelibError(f"{path}: {what} is not readable JSON ({exc})") from None
-
-
-def runs_of(table: pd.DataFrame) -> list[tuple[dict[str, Any], pd.DataFrame]]:
-    """A stored table's runs, in order: (provenance, its rows) for each run that made it (a
-    ``simulate`` table is one run; a sweep, a combined or a packed table several)."""
-    prov = table.attrs.get("provenance")
-    if prov is None:
-        raise GamelibError("the table has no provenance: not made by simulate, sweep or pack")
-    runs = prov.get("runs", [prov])
-    out, at = [], 0
-    for spec in runs:
-        rows = spec["n_games"] * games_per_deal(spec)
-        part = table.iloc[at : at + rows].reset_index(drop=True)
-        # a sweep over player counts has the largest line-up's seats: a smaller run's extra
-        # seats (player_4, win_4, … where seat 0 has the same column) are not its seats
-        seats = len(spec["players"])
-        extra = [
-            c
-            for c in part.columns
-            if (m := re.fullmatch(r"(.+)_(\d+)", c))
-            and int(m.group(2)) >= seats
-            and f"{m.group(1)}_0" in part.columns
-        ]
-        part = part.drop(columns=extra)
-        part.attrs = {"provenance": spec}
-        out.append((spec, part))
-        at += rows
-    if at != len(table):
-        raise GamelibError("the table holds rows that no run in its provenance made")
-    return out
 
 
 def paired_runs(
