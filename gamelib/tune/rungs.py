@@ -32,7 +32,18 @@ from typing import Any
 import pandas as pd
 
 from gamelib.core import ConfigError
-from gamelib.verdict import FAILS, HOLDS, UNDECIDED, Fair, Length, Question, Skill, Stalls, Target
+from gamelib.verdict import (
+    COLUMNS,
+    FAILS,
+    HOLDS,
+    UNDECIDED,
+    Fair,
+    Length,
+    Question,
+    Skill,
+    Stalls,
+    Target,
+)
 
 __all__ = [
     "QUESTION_HELP",
@@ -52,25 +63,8 @@ QUESTION_HELP = (
     "rung's level beats its weaker level by MARGIN)"
 )
 
-#: the verdict row columns a search keeps (gamelib.verdict.COLUMNS)
-ROW = [
-    "level",
-    "question",
-    "decision",
-    "estimate",
-    "lo",
-    "hi",
-    "measure",
-    "claim",
-    "band_lo",
-    "band_hi",
-    "deals",
-    "games",
-    "margin",
-    "alpha",
-    "beta",
-    "more_deals",
-]
+#: the verdict row columns a search keeps: gamelib.verdict.COLUMNS but the design
+ROW = [c for c in COLUMNS if c != "design"]
 
 
 #: the order a goal's decision ranks in
