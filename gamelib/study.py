@@ -37,7 +37,7 @@ from gamelib.core import ConfigError, GamelibError, check_seed
 from gamelib.registry import GAMES
 from gamelib.sim import default_workers, game_of, player_name, run_spec
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.store import atomic_write_text
+from gamelib.sim.store import DealRanges, atomic_write_text
 
 __all__ = [
     "Budget",
@@ -374,13 +374,7 @@ def held(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> in
 def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> int:
     root, what = cache_root(cache)
     entry = RunCache(spec, root, job.per_deal, what, need=job.columns)
-    parts = entry.parts(job.deals, spec["seed"])
-    at = 0
-    for a in sorted(parts):
-        if a > at:
-            break
-        at = max(at, parts[a][0])
-    return at
+    return DealRanges.of(entry.parts(job.deals, spec["seed"])).prefix()
 
 
 def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> float:

@@ -6,12 +6,15 @@ and notebook parameters are checked with one line naming the bad one."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gamelib.core import ConfigError
 from gamelib.garner import GARNER
@@ -495,3 +498,22 @@ def test_a_name_the_notebook_does_not_have_is_named_in_one_line():
     checks.only({"In": ["", params, check_cell]}, "LEVELS")
     checks.only({"In": ["", "x = 1", check_cell]})
     checks.only({})
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1, 12)), max_size=6),
+    st.integers(0, 60),
+)
+def test_deal_ranges_say_the_prefix_held_and_the_gaps_to_play(chunks, n):
+    from gamelib.sim.store import DealRanges
+
+    pairs = [(a, a + size) for a, size in chunks]
+    held = {d for a, b in pairs for d in range(a, b)}
+    ranges = DealRanges.of(pairs)
+    assert DealRanges.of({a: (b, "rows") for a, b in pairs}) == DealRanges.of(dict(pairs).items())
+    k = ranges.prefix()
+    assert set(range(k)) <= held and k not in held
+    gaps = ranges.missing(n)
+    assert {d for a, b in gaps for d in range(a, b)} == set(range(n)) - held
+    assert all(a < b for a, b in gaps) and gaps == sorted(gaps)
+    assert all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(gaps))  # maximal gaps

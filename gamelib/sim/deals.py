@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gamelib.core import ResultsError
 from gamelib.sim.chunks import PROVENANCE, games_per_deal, run_fingerprint
 from gamelib.sim.results import results_dir
-from gamelib.sim.store import _PartStore
+from gamelib.sim.store import DealRanges, _PartStore
 
 if TYPE_CHECKING:  # pandas: imported by the functions that use it
     import pandas as pd
@@ -235,7 +235,7 @@ class RunCache:
             a: (b, df)
             for a, (b, df, _) in self.store.load(2**62, self.per_game, seed, False).items()
         }
-        from_zero = _covered_prefix(sorted((a, b) for a, (b, _) in got.items()))
+        from_zero = DealRanges.of(got).prefix()
         for path, index, n, cols in stored_runs(self.fingerprint, self.stored_folders):
             k = min(n, upto)
             if not self._serves(cols) or k <= from_zero:
@@ -268,7 +268,7 @@ class RunCache:
         """The deals 0 … k−1 each tier holds of this run: (k of the writable cache, k of the
         longest stored run that serves the request; 0 with the stored tier off)."""
         got = self.store.load(2**62, self.per_game, seed, False)
-        writable = _covered_prefix(sorted((a, b) for a, (b, _, _) in got.items()))
+        writable = DealRanges.of(got).prefix()
         stored = [
             n
             for _, _, n, cols in stored_runs(self.fingerprint, self.stored_folders)
@@ -286,15 +286,6 @@ class RunCache:
     def save(self, a: int, b: int, df: pd.DataFrame) -> None:
         """Keep one finished chunk (written under a temporary name and renamed)."""
         self.store.save(a, b, df, False)
-
-
-def _covered_prefix(ranges: Sequence[tuple[int, int]]) -> int:
-    at = 0
-    for a, b in ranges:
-        if a > at:
-            break
-        at = max(at, b)
-    return at
 
 
 def clear_cache(root: str | os.PathLike[str] | None = None, game: str | None = None) -> int:

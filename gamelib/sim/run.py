@@ -53,7 +53,7 @@ from gamelib.sim.chunks import (
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _run
 from gamelib.sim.results import _empty_table, _tidy, slim
-from gamelib.sim.store import _join_files, _missing, _PartStore, _write_whole
+from gamelib.sim.store import DealRanges, _join_files, _PartStore, _write_whole
 
 if TYPE_CHECKING:  # pandas: imported once a table is made
     import pandas as pd
@@ -177,7 +177,7 @@ def simulate(
     streaming = _stream is not None and store is not None
     if streaming:
         parts = {a: (b, _summary_columns(df), p) for a, (b, df, p) in parts.items()}
-    todo = _missing(n_games, [(a, b) for a, (b, _, _) in parts.items()])
+    todo = DealRanges.of(parts).missing(n_games)
 
     cores = workers or executors.default_workers()
     if executor is None and workers is not None and workers > executors.default_workers():

@@ -12,7 +12,8 @@ import os
 import re
 import shutil
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,17 +71,42 @@ def clear_resume(folder: str | os.PathLike[str]) -> None:
         folder.rmdir()
 
 
-def _missing(n: int, done: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The ranges of ``range(n)`` not covered by the finished ranges ``done``."""
-    out = []
-    at = 0
-    for a, b in sorted(done):
-        if a > at:
-            out.append((at, a))
-        at = max(at, b)
-    if at < n:
-        out.append((at, n))
-    return out
+@dataclass(frozen=True)
+class DealRanges:
+    """The deals a run holds, as half-open ranges ``[a, b)`` sorted by start (they may touch or
+    overlap: chunks of two tiers) — the one place deal ranges are added up: the prefix a run
+    holds from deal 0, and the gaps still to play."""
+
+    ranges: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, chunks: Mapping[int, Sequence[Any]] | Iterable[tuple[int, int]]) -> DealRanges:
+        """From ``(start, stop)`` pairs, or from chunks ``{start: (stop, …)}``."""
+        if isinstance(chunks, Mapping):
+            return cls(tuple(sorted((a, int(v[0])) for a, v in chunks.items())))
+        return cls(tuple(sorted(chunks)))
+
+    def prefix(self) -> int:
+        """k: the deals 0 … k−1 are held without a gap."""
+        at = 0
+        for a, b in self.ranges:
+            if a > at:
+                break
+            at = max(at, b)
+        return at
+
+    def missing(self, n: int) -> list[tuple[int, int]]:
+        """The ranges of ``range(n)`` not held, in order."""
+        gaps, at = [], 0
+        for a, b in self.ranges:
+            if at >= n:
+                break
+            if a > at:
+                gaps.append((at, min(a, n)))
+            at = max(at, b)
+        if at < n:
+            gaps.append((at, n))
+        return gaps
 
 
 def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:

@@ -55,7 +55,7 @@ from gamelib.sim.checks import _Names, check_rotate_deals
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import _exit_with_parent, _run, quiet_resource_tracker
 from gamelib.sim.results import _tidy
-from gamelib.sim.store import _PartStore
+from gamelib.sim.store import DealRanges, _PartStore
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
 from gamelib.verdict.designs import check_design, decide_streams_with, two_sided
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
@@ -201,25 +201,10 @@ class _Run:
 
     def covered(self) -> int:
         """The deals 0 … k−1 this run holds without a gap: k."""
-        at = 0
-        for a in sorted(self.parts):
-            if a > at:
-                break
-            at = max(at, self.parts[a][0])
-        return at
+        return DealRanges.of(self.parts).prefix()
 
     def missing(self, upto: int) -> list[tuple[int, int]]:
-        gaps, at = [], 0
-        for a in sorted(self.parts):
-            b = self.parts[a][0]
-            if a > at:
-                gaps.append((at, min(a, upto)))
-            at = max(at, b)
-            if at >= upto:
-                break
-        if at < upto:
-            gaps.append((at, upto))
-        return [(a, b) for a, b in gaps if a < b]
+        return DealRanges.of(self.parts).missing(upto)
 
     def done(self) -> int:
         return sum(b - a for a, (b, _) in self.parts.items())
