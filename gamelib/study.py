@@ -15,6 +15,11 @@ anytime-valid bounds).
 
 The cost model is the simplest that works: seconds per deal of a line-up on one core, times the
 deals still to play, divided by the workers (play is embarrassingly parallel by deal).
+:class:`Budget` shares one time budget among a notebook's calls by that model and remembers
+where it cut one.
+
+*Why one file (about 650 lines):* the checks, the plan, the cost model and the budget are the
+one room a notebook talks to; the plan and the budget read the same held deals and costs.
 """
 
 from __future__ import annotations

@@ -392,10 +392,10 @@ def cache_folder(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Pa
 
 def find_search(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Path | None:
     """The folder of a finished search that answers ``spec`` (:func:`serves`): a stored one
-    (any folder holding a ``ladder.json`` in the stored tier, :func:`gamelib.sim.deals.
-    stored_folders`: ``data/results/`` unless ``$GAMELIB_STORED`` says otherwise), else the
-    study cache's (:func:`cache_folder`; ``cache=False``: the stored tier only); None when
-    neither holds one."""
+    (any folder holding a ``ladder.json`` in the stored tier,
+    :func:`gamelib.sim.deals.stored_folders`: ``data/results/`` unless ``$GAMELIB_STORED``
+    says otherwise), else the study cache's (:func:`cache_folder`; ``cache=False``: the stored
+    tier only); None when neither holds one."""
     from gamelib.sim.deals import stored_folders
 
     folders = sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json"))
