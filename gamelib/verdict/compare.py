@@ -35,29 +35,22 @@ turn-limit ending) and ``column:NAME:LO:HI`` (an outcome column scaled from [LO,
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from gamelib.core import ConfigError, GamelibError, Player, check_seed, config_to_json
-from gamelib.sim import SimulationInterrupted, default_workers, game_of, n_seats
+from gamelib.core import ConfigError, GamelibError, Player, config_to_json
+from gamelib.sim import game_of, n_seats
 from gamelib.sim import player_name as _player_name
 from gamelib.sim.checks import _Names
-from gamelib.sim.results import _tidy
-from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
-from gamelib.verdict.designs import check_design
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
-from gamelib.verdict.run import COLUMNS, _fit_to_clock, _LazyPool, _play, _Run, decide
-from gamelib.verdict.schedule import _Schedule, question_looks, refuse_budget
-from gamelib.verdict.sequential import UNDECIDED, Band, look_schedule
+from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, decide, play_units
+from gamelib.verdict.sequential import UNDECIDED, Band
 
 __all__ = ["Changes", "Depends", "Effect", "Measure", "compare", "format_comparison"]
 
@@ -377,20 +370,10 @@ def compare(
     if n_seats(base) != n_seats(variant):
         raise ConfigError("the variant changes the number of seats; compare like with like")
     change = change or ", ".join(f"{k}={config_to_json(variant)[k]}" for k in fields)
-    check_seed(seed, "seed")
-    for what, v in (("alpha", alpha), ("beta", beta)):
-        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
-            raise ConfigError(f"{what} must lie between 0 and 0.5, got {v!r}")
-    if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
-        raise ConfigError(f"max_games must be a whole number ≥ 1, got {max_games!r}")
-    check_minutes(max_minutes)
-    try:
-        design = check_design(design)
-    except ValueError as exc:
-        raise ConfigError(f"design: {exc}") from None
-    refuse_budget(design, max_minutes, "design", "max_minutes")
-    if resume is not None and cache is not False:
-        raise ConfigError("resume and cache: give one (the cache keeps finished deals too)")
+    how = Sequential(
+        name, seed, alpha, beta, max_games, first_batch, design, max_minutes, workers, executor,
+        progress, resume, cache
+    )  # fmt: skip
     if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
         raise ConfigError(f"levels must be a non-empty list, got {levels!r}")
     if not questions:
@@ -416,121 +399,44 @@ def compare(
     rotate = seats > 1 and (mixed if rotate_seats is None else bool(rotate_seats))
 
     runs = {
-        (k, which): _Run(cfg, lineup, rotate, seed, max_games)
+        (k, which): Run(cfg, lineup, rotate, seed, max_games)
         for k, lineup in enumerate(lineups)
         for which, cfg in (("base", base), ("variant", variant))
     }
-    units: list[tuple[str, list[_Run], list[Question], dict[str, Any]]] = []
+    units: list[Unit] = []
     paired = [q for q in questions if q.unit == "paired"]
     across = [q for q in questions if q.unit == "levels"]
+
+    def unit(label: str, unit_runs: list[Run], unit_qs: list[Question], **ctx: Any) -> Unit:
+        # the comparison's words and the unit's levels' measures are bound into its questions
+        bound: list[Question] = [_bind(q, ctx, change, lineups) for q in unit_qs]
+        return Unit(label, unit_runs, bound, {}, unit_runs[0].per_deal)
+
     for k, label in enumerate(labels):
         if paired:
-            units.append((label, [runs[k, "base"], runs[k, "variant"]], paired, {"k": k}))
+            units.append(unit(label, [runs[k, "base"], runs[k, "variant"]], paired, k=k))
     for k in range(1, len(labels)) if across else ():
         pair = [runs[k - 1, "base"], runs[k - 1, "variant"], runs[k, "base"], runs[k, "variant"]]
-        ctx: dict[str, Any] = {"stronger": labels[k], "weaker": labels[k - 1], "k": k}
-        units.append((f"{labels[k]} / {labels[k - 1]}", pair, across, ctx))
+        label = f"{labels[k]} / {labels[k - 1]}"
+        units.append(unit(label, pair, across, stronger=labels[k], weaker=labels[k - 1], k=k))
 
-    if resume is not None:
-        folder = Path(resume)
-        folder.mkdir(parents=True, exist_ok=True)
-        call = {
-            "game": game.name,
-            "base": config_to_json(base),
-            "variant": config_to_json(variant),
-            "levels": labels,
-            "questions": [repr(q) for q in questions],
-            "alpha": alpha,
-            "beta": beta,
-            "max_games": max_games,
-            "seed": seed,
-            "rotate": rotate,
-            "first_batch": first_batch,
-        }
-        manifest = folder / "compare.json"
-        if (folder / "run.json").exists():
-            raise ConfigError(
-                f"resume {folder} holds the chunks of a simulate run, not a compare's; use another "
-                "folder"
-            )
-        if manifest.exists() and _read_manifest(manifest, "compare") != call:
-            raise ConfigError(
-                f"resume {folder} holds another comparison's deals; use another folder or delete it"
-            )
-        manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
-        for i, r in enumerate(runs.values()):
-            r.attach(folder / f"run-{i}", "resume")
-    elif cache is not False:
-        measures = [_measure(m) for q in questions if (m := getattr(q, "measure", None))]
-        measured = [m.arg for m in measures if m.kind == "column"]
-        for r in runs.values():
-            r.attach_cache(cache, need_columns(r.seats, measured))
-
-    clock = Clock(max_minutes)
-    cores = min(workers or default_workers(), default_workers())
-    pool = _LazyPool(cores) if executor is None and cores > 1 else None
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} compare")
-    rows: list[dict[str, Any]] = []
-    try:
-        for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
-            per = unit_runs[0].per_deal
-            looks = look_schedule(max(1, max_games // per), first_batch)
-            schedule = _Schedule(looks, design)
-            decided: dict[int, dict[str, Any]] = {}
-            deadline = clock.unit_deadline(len(units) - u)
-            for i, _ in schedule.steps():
-                upto = _fit_to_clock(unit_runs, schedule, i, deadline, cores, executor, pool, name)
-                for r in unit_runs:
-                    _play(r, upto, cores, executor, pool, name)
-                unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                bound = [_bind(q, ctx, change, lineups) for q in unit_qs]
-                if not schedule.planned():
-                    try:
-                        plans = {
-                            j: question_looks(unit_tables, b, design, alpha, beta, looks)
-                            for j, b in enumerate(bound)
-                        }
-                    except ValueError as exc:
-                        raise ConfigError(f"at {label}: {exc}") from None
-                    schedule.plan(plans, upto)
-                last = schedule.last(i) or clock.over(deadline)
-                for j, b in enumerate(bound):
-                    if j in decided or not (last or schedule.due(j, i)):
-                        continue
-                    try:
-                        row = decide(
-                            unit_tables,
-                            b,
-                            alpha=alpha,
-                            beta=beta,
-                            looks=schedule.looks_at(i),
-                            level=label,
-                            design=design,
-                        )
-                    except ValueError as exc:
-                        raise ConfigError(f"{b.name} at {label}: {exc}") from None
-                    if row["decision"] != UNDECIDED or last:
-                        decided[j] = row
-                if len(decided) == len(unit_qs) or last:
-                    break
-            rows += [decided[j] for j in range(len(unit_qs))]
-            if tables is not None:
-                tables[label] = unit_tables
-            if bar is not None:
-                bar.update(1)
-    except (KeyboardInterrupt, BrokenExecutor) as exc:
-        kept = sum(r.done() for r in runs.values())
-        message = stopped("compare", exc, kept, resume, cache, "resume=FOLDER")
-        raise SimulationInterrupted(message) from exc
-    finally:
-        if bar is not None:
-            bar.close()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    call = {
+        "game": game.name,
+        "base": config_to_json(base),
+        "variant": config_to_json(variant),
+        "levels": labels,
+        "questions": [repr(q) for q in questions],
+        "alpha": alpha,
+        "beta": beta,
+        "max_games": max_games,
+        "seed": seed,
+        "rotate": rotate,
+        "first_batch": first_batch,
+    }
+    measures = [_measure(m) for q in questions if (m := getattr(q, "measure", None))]
+    measured = [m.arg for m in measures if m.kind == "column"]
+    attach_runs(list(runs.values()), "compare", call, how, measured)
+    rows, _, _ = play_units(units, list(runs.values()), "compare", game.name, how, tables)
     out = pd.DataFrame(rows, columns=COLUMNS)
     out.attrs["compare"] = {
         "game": game.name,
@@ -543,7 +449,7 @@ def compare(
         "beta": beta,
         "max_games": max_games,
         "rotate": rotate,
-        "design": design,
+        "design": how.design,
     }
     return out
 

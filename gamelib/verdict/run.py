@@ -11,9 +11,10 @@ run is the same game however many deals are played (see :mod:`gamelib.sim`): a v
 same on any number of workers or executor, and a rerun with a ``resume`` folder replays its
 stored deals and reaches the same decision after the same deals.
 
-*Why one file (about 630 lines):* the batch loop, the decision it takes at each look and the
-store that :func:`redecide` replays share one bookkeeping of units, looks and rows; when
-they play and look under a design lives in :mod:`gamelib.verdict.schedule`.
+*Why one file (about 820 lines):* the one sequential driver (:func:`play_units`, which
+:func:`verdict` and :func:`~gamelib.verdict.compare.compare` share), the decision it takes at
+each look and the store that :func:`redecide` replays share one bookkeeping of units, looks
+and rows; when they play and look under a design lives in :mod:`gamelib.verdict.schedule`.
 """
 
 from __future__ import annotations
@@ -63,9 +64,14 @@ from gamelib.verdict.schedule import _context, _Schedule, question_looks, refuse
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, look_schedule
 
 __all__ = [
+    "Run",
+    "Sequential",
+    "Unit",
+    "attach_runs",
     "decide",
     "default_questions",
     "format_verdicts",
+    "play_units",
     "redecide",
     "verdict",
 ]
@@ -165,7 +171,7 @@ def decide(
     }
 
 
-class _Run:
+class Run:
     """One line-up on the verdict's seed: its finished deals, kept (and stored) as they come."""
 
     def __init__(self, config: Any, seats: list[Any], rotate: bool, seed: int, cap: int) -> None:
@@ -213,6 +219,186 @@ class _Run:
         frames = [df for a, (b, df) in sorted(self.parts.items()) if a < upto]
         t = pd.concat(frames, ignore_index=True)
         return t[t["deal"] < upto].reset_index(drop=True)
+
+
+@dataclasses.dataclass
+class Unit:
+    """One unit of a sequential decision: the runs it reads, its questions (``ctx``: the
+    keyword arguments :func:`decide` takes for them, a skill unit's ``stronger`` and
+    ``weaker``), its row label and the games a deal of it counts toward ``max_games``."""
+
+    label: str
+    runs: list[Run]
+    questions: list[Question]
+    ctx: dict[str, Any]
+    per_deal: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Sequential:
+    """How a sequential decision (:func:`verdict`,
+    :func:`~gamelib.verdict.compare.compare`) plays and decides: the arguments both take,
+    checked before any game (a bad one is a one-line :class:`~gamelib.core.ConfigError` naming
+    it as ``name`` says: ``seed`` for Python callers, ``--seed`` on the command line)."""
+
+    name: _Names
+    seed: int
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_games: int = 20_000
+    first_batch: int = 50
+    design: str = "cs"
+    max_minutes: float | None = None
+    workers: int | None = None
+    executor: Any = None
+    progress: bool = True
+    resume: str | os.PathLike[str] | None = None
+    cache: bool | str | os.PathLike[str] = False
+
+    def __post_init__(self) -> None:
+        name = self.name
+        check_seed(self.seed, name("seed"))
+        for what, v in (("alpha", self.alpha), ("beta", self.beta)):
+            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
+                raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
+        n = self.max_games
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {n!r}")
+        check_minutes(self.max_minutes, name("max_minutes"))
+        try:
+            design = check_design(self.design)
+        except ValueError as exc:
+            raise ConfigError(f"{name('design')}: {exc}") from None
+        refuse_budget(design, self.max_minutes, name("design"), name("max_minutes"))
+        if self.resume is not None and self.cache is not False:
+            raise ConfigError(
+                f"{name('resume')} and {name('cache')}: give one (the cache keeps finished "
+                "deals too)"
+            )
+        object.__setattr__(self, "design", design)
+
+
+def attach_runs(
+    runs: Sequence[Run],
+    kind: str,
+    call: dict[str, Any],
+    how: Sequential,
+    measured: Sequence[str] = (),
+) -> None:
+    """Where the runs keep their deals: a ``resume`` folder (its manifest ``<kind>.json`` holds
+    ``call``; a folder of another call, or of a simulate run, is refused), else the study cache
+    (each run needs its seats' wins and the ``measured`` columns), else memory only."""
+    resume, cache, name = how.resume, how.cache, how.name
+    if resume is not None:
+        folder = Path(resume)
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest = folder / f"{kind}.json"
+        if (folder / "run.json").exists():
+            raise ConfigError(
+                f"resume {folder} holds the chunks of a simulate run, not a {kind}'s; use "
+                "another folder"
+            )
+        if manifest.exists() and _read_manifest(manifest, kind) != call:
+            another = "comparison's" if kind == "compare" else f"{kind}'s"
+            raise ConfigError(
+                f"{name('resume')} {folder} holds another {another} deals; use another folder "
+                "or delete it"
+            )
+        manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
+        for i, r in enumerate(runs):
+            r.attach(folder / f"run-{i}", name("resume"))
+    elif cache is not False:
+        for r in runs:
+            r.attach_cache(cache, need_columns(r.seats, measured))
+
+
+def play_units(
+    units: Sequence[Unit],
+    runs: Sequence[Run],
+    kind: str,
+    game: str,
+    how: Sequential,
+    tables: dict[str, list[pd.DataFrame]] | None = None,
+) -> tuple[list[dict[str, Any]], list[int], list[int]]:
+    """The one sequential driver of :func:`verdict` and
+    :func:`~gamelib.verdict.compare.compare`: unit by unit, play the runs' deals up to each
+    look of the batch schedule (moved down to what fits the unit's share of ``max_minutes``,
+    ``_fit_to_clock``), decide every question due at the look, and stop the unit once all are
+    decided, at its last look or its deadline.  Ctrl-C or a worker that died ends with one
+    line saying where the finished deals are.  Returns the rows (a unit's questions in order),
+    each unit's last look and each unit's budget in deals."""
+    alpha, beta, design, executor, name = how.alpha, how.beta, how.design, how.executor, how.name
+    workers = how.workers
+    clock = Clock(how.max_minutes)
+    cores = min(workers or default_workers(), default_workers())
+    pool = _LazyPool(cores) if executor is None and cores > 1 else None
+    bar = None
+    if how.progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(units), unit="unit", desc=f"{game} {kind}")
+    rows: list[dict[str, Any]] = []
+    played: list[int] = []
+    budgets: list[int] = []
+    try:
+        for u, unit in enumerate(units):
+            looks = look_schedule(max(1, how.max_games // unit.per_deal), how.first_batch)
+            schedule = _Schedule(looks, design)
+            decided: dict[int, dict[str, Any]] = {}
+            deadline = clock.unit_deadline(len(units) - u)
+            for i, _ in schedule.steps():
+                upto = _fit_to_clock(unit.runs, schedule, i, deadline, cores, executor, pool, name)
+                for r in unit.runs:
+                    _play(r, upto, cores, executor, pool, name)
+                tabs = [_tidy(r.table(upto)) for r in unit.runs]
+                if not schedule.planned():
+                    try:
+                        plans = {
+                            k: question_looks(tabs, q, design, alpha, beta, looks, **unit.ctx)
+                            for k, q in enumerate(unit.questions)
+                        }
+                    except ValueError as exc:
+                        raise ConfigError(f"at {unit.label}: {exc}") from None
+                    schedule.plan(plans, upto)
+                last = schedule.last(i) or clock.over(deadline)
+                for k, q in enumerate(unit.questions):
+                    if k in decided or not (last or schedule.due(k, i)):
+                        continue
+                    try:
+                        row = decide(
+                            tabs,
+                            q,
+                            alpha=alpha,
+                            beta=beta,
+                            looks=schedule.looks_at(i),
+                            level=unit.label,
+                            design=design,
+                            **unit.ctx,
+                        )
+                    except ValueError as exc:
+                        raise ConfigError(f"{q.name} at {unit.label}: {exc}") from None
+                    if row["decision"] != UNDECIDED or last:
+                        decided[k] = row
+                if len(decided) == len(unit.questions) or last:
+                    break
+            rows += [decided[k] for k in range(len(unit.questions))]
+            played.append(upto)
+            budgets.append(looks[-1])
+            if tables is not None:
+                tables[unit.label] = tabs
+            if bar is not None:
+                bar.update(1)
+    except (KeyboardInterrupt, BrokenExecutor) as exc:
+        kept = sum(r.done() for r in runs)
+        how_to_keep = name.give("resume", "FOLDER")
+        message = stopped(kind, exc, kept, how.resume, how.cache, how_to_keep)
+        raise SimulationInterrupted(message) from exc
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return rows, played, budgets
 
 
 def verdict(
@@ -271,22 +457,11 @@ def verdict(
     name = _Names(_names)
     game = game_of(config)
     check_rotate_deals(game, rotate_deals, name("rotate_deals"))
-    check_seed(seed, name("seed"))
-    for what, v in (("alpha", alpha), ("beta", beta)):
-        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
-            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
-    if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
-        raise ConfigError(f"{name('max_games')} must be a whole number ≥ 1, got {max_games!r}")
-    check_minutes(max_minutes, name("max_minutes"))
-    try:
-        design = check_design(design)
-    except ValueError as exc:
-        raise ConfigError(f"{name('design')}: {exc}") from None
-    refuse_budget(design, max_minutes, name("design"), name("max_minutes"))
-    if resume is not None and cache is not False:
-        raise ConfigError(
-            f"{name('resume')} and {name('cache')}: give one (the cache keeps finished deals too)"
-        )
+    how = Sequential(
+        name, seed, alpha, beta, max_games, first_batch, design, max_minutes, workers, executor,
+        progress, resume, cache
+    )  # fmt: skip
+    design = how.design
     if workers is not None and (
         not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
     ):
@@ -313,21 +488,25 @@ def verdict(
             raise ConfigError("skill compares two levels: give at least two (weakest first)")
 
     # the units: each level's mirror games, each neighbouring pair's games
-    runs: dict[tuple[Any, ...], _Run] = {}
+    runs: dict[tuple[Any, ...], Run] = {}
 
-    def run_of(lineup: list[Any], rotate: bool, hands: bool = False) -> _Run:
+    def run_of(lineup: list[Any], rotate: bool, hands: bool = False) -> Run:
         key = (tuple(player_name(p) for p in lineup), rotate, hands)
         if key not in runs:
-            runs[key] = _Run(config, lineup, rotate, seed, max_games)
+            runs[key] = Run(config, lineup, rotate, seed, max_games)
             runs[key].hands = hands
         return runs[key]
 
-    units: list[tuple[str, list[_Run], list[Question], dict[str, Any]]] = []
+    units: list[Unit] = []
     mirror_qs = [q for q in qs if q.unit == "mirror"]
     skill_qs = [q for q in qs if q.unit == "pair"]
+
+    def unit(label: str, unit_runs: list[Run], unit_qs: list[Question], **ctx: Any) -> Unit:
+        return Unit(label, unit_runs, unit_qs, ctx, sum(r.per_deal for r in unit_runs))
+
     for n, p in zip(names, levels, strict=True):
         if mirror_qs:
-            units.append((n, [run_of([p] * seats, False, rotate_deals)], mirror_qs, {}))
+            units.append(unit(n, [run_of([p] * seats, False, rotate_deals)], mirror_qs))
     for (wn, wp), (sn, sp) in zip(
         zip(names, levels, strict=True), list(zip(names, levels, strict=True))[1:], strict=False
     ):
@@ -337,110 +516,30 @@ def verdict(
             pair = [run_of([sp], False), run_of([wp], False)]
         else:
             pair = [run_of([sp] + [wp] * (seats - 1), True)]
-        units.append((f"{sn} v {wn}", pair, skill_qs, {"stronger": sn, "weaker": wn}))
+        units.append(unit(f"{sn} v {wn}", pair, skill_qs, stronger=sn, weaker=wn))
 
-    if resume is not None:
-        folder = Path(resume)
-        folder.mkdir(parents=True, exist_ok=True)
-        call = {
-            "game": game.name,
-            "config": config_to_json(config),
-            "levels": names,
-            "questions": [repr(q) for q in qs],
-            "alpha": alpha,
-            "beta": beta,
-            "max_games": max_games,
-            "seed": seed,
-            "first_batch": first_batch,
-            **({"rotate_deals": True} if rotate_deals else {}),
-        }
-        manifest = folder / "verdict.json"
-        if (folder / "run.json").exists():
-            raise ConfigError(
-                f"resume {folder} holds the chunks of a simulate run, not a verdict's; use another "
-                "folder"
-            )
-        if manifest.exists() and _read_manifest(manifest, "verdict") != call:
-            raise ConfigError(
-                f"{name('resume')} {folder} holds another verdict's deals; use another folder "
-                "or delete it"
-            )
-        manifest.write_text(json.dumps(call, indent=1, sort_keys=True))
-        for i, r in enumerate(runs.values()):
-            r.attach(folder / f"run-{i}", name("resume"))
-    elif cache is not False:
-        for r in runs.values():
-            r.attach_cache(cache, need_columns(r.seats))
-
-    clock = Clock(max_minutes)
-    cores = min(workers or default_workers(), default_workers())
-    pool = _LazyPool(cores) if executor is None and cores > 1 else None
+    call = {
+        "game": game.name,
+        "config": config_to_json(config),
+        "levels": names,
+        "questions": [repr(q) for q in qs],
+        "alpha": alpha,
+        "beta": beta,
+        "max_games": max_games,
+        "seed": seed,
+        "first_batch": first_batch,
+        **({"rotate_deals": True} if rotate_deals else {}),
+    }
+    order = list(runs.values())
+    attach_runs(order, "verdict", call, how)
     if workers is not None and workers > default_workers() and executor is None:
+        cores = default_workers()
         warnings.warn(
             f"{name('workers')} {workers}: using {cores} (this machine has {cores} cores)",
             GamelibWarning,
             stacklevel=2,
         )
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(units), unit="unit", desc=f"{game.name} verdict")
-    rows: list[dict[str, Any]] = []
-    played: list[int] = []  # each unit's last look
-    budgets: list[int] = []  # each unit's budget in deals (a design plans its looks by it)
-    try:
-        for u, (label, unit_runs, unit_qs, ctx) in enumerate(units):
-            per_deal = sum(r.per_deal for r in unit_runs)
-            looks = look_schedule(max(1, max_games // per_deal), first_batch)
-            schedule = _Schedule(looks, design)
-            decided: dict[int, dict[str, Any]] = {}
-            deadline = clock.unit_deadline(len(units) - u)
-            for i, _ in schedule.steps():
-                upto = _fit_to_clock(unit_runs, schedule, i, deadline, cores, executor, pool, name)
-                for r in unit_runs:
-                    _play(r, upto, cores, executor, pool, name)
-                unit_tables = [_tidy(r.table(upto)) for r in unit_runs]
-                if not schedule.planned():
-                    plans = {
-                        k: question_looks(unit_tables, q, design, alpha, beta, looks, **ctx)
-                        for k, q in enumerate(unit_qs)
-                    }
-                    schedule.plan(plans, upto)
-                last = schedule.last(i) or clock.over(deadline)
-                for k, q in enumerate(unit_qs):
-                    if k in decided or not (last or schedule.due(k, i)):
-                        continue
-                    row = decide(
-                        unit_tables,
-                        q,
-                        alpha=alpha,
-                        beta=beta,
-                        looks=schedule.looks_at(i),
-                        level=label,
-                        design=design,
-                        **ctx,
-                    )
-                    if row["decision"] != UNDECIDED or last:
-                        decided[k] = row
-                if len(decided) == len(unit_qs) or last:
-                    break
-            rows += [decided[k] for k in range(len(unit_qs))]
-            played.append(upto)
-            budgets.append(looks[-1])
-            if tables is not None:
-                tables[label] = unit_tables
-            if bar is not None:
-                bar.update(1)
-    except (KeyboardInterrupt, BrokenExecutor) as exc:
-        kept = sum(r.done() for r in runs.values())
-        message = stopped("verdict", exc, kept, resume, cache, name.give("resume", "FOLDER"))
-        raise SimulationInterrupted(message) from exc
-    finally:
-        if bar is not None:
-            bar.close()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    rows, played, budgets = play_units(units, order, "verdict", game.name, how, tables)
     table = pd.DataFrame(rows, columns=COLUMNS)
     table.attrs["verdict"] = {
         "game": game.name,
@@ -454,7 +553,6 @@ def verdict(
         **({"rotate_deals": True} if rotate_deals else {}),
     }
     if out is not None:
-        order = list(runs.values())
         call = {
             **table.attrs["verdict"],
             "questions": [question_to_json(q) for q in qs],
@@ -462,16 +560,14 @@ def verdict(
             "command": command,
             "units": [
                 {
-                    "level": label,
-                    "runs": [order.index(r) for r in unit_runs],
-                    "questions": [qs.index(q) for q in unit_qs],
+                    "level": un.label,
+                    "runs": [order.index(r) for r in un.runs],
+                    "questions": [qs.index(q) for q in un.questions],
                     "deals": upto,
                     **({"budget": budget} if design != "cs" else {}),
-                    **{k: v for k, v in ctx.items() if k in ("stronger", "weaker")},
+                    **{k: v for k, v in un.ctx.items() if k in ("stronger", "weaker")},
                 }
-                for (label, unit_runs, unit_qs, ctx), upto, budget in zip(
-                    units, played, budgets, strict=True
-                )
+                for un, upto, budget in zip(units, played, budgets, strict=True)
             ],
         }
         _store(order, call, Path(out))
@@ -494,7 +590,7 @@ def question_from_json(data: Mapping[str, Any]) -> Question:
         raise ResultsError(f"not a verdict question: {dict(data)} ({exc})") from None
 
 
-def _store(runs: list[_Run], call: dict[str, Any], path: Path) -> None:
+def _store(runs: list[Run], call: dict[str, Any], path: Path) -> None:
     """Every run's games up to the last deal a unit used, one table with each run's
     provenance (re-simulated by tests/test_results.py) and the call (``redecide`` reads it)."""
     from gamelib.sim import combine, save
@@ -586,7 +682,7 @@ IN_PROCESS_SECONDS = 1.0
 
 
 def _play(
-    run: _Run, upto: int, cores: int, executor: Any, pool: _LazyPool | None, name: _Names
+    run: Run, upto: int, cores: int, executor: Any, pool: _LazyPool | None, name: _Names
 ) -> None:
     """Play the deals of ``run`` below ``upto`` it does not have, keeping each finished chunk.
 
@@ -614,7 +710,7 @@ def _play(
 
 
 def _play_chunks(
-    run: _Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: _Names
+    run: Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: _Names
 ) -> None:
     """Play the deal ranges ``todo`` of ``run`` (in this process when ``use`` is None, timing
     them), keeping each finished chunk."""
@@ -637,7 +733,7 @@ def _play_chunks(
 
 
 def _fit_to_clock(
-    unit_runs: Sequence[_Run],
+    unit_runs: Sequence[Run],
     schedule: _Schedule,
     i: int,
     deadline: float | None,
