@@ -40,11 +40,9 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +52,7 @@ import pandas as pd
 from gamelib.core import ConfigError, GamelibWarning, Player, ResultsError, check_seed
 from gamelib.sim import combine, default_workers, game_of, n_seats, player_name, simulate
 from gamelib.sim.checks import _Names
-from gamelib.sim.executors import _exit_with_parent
+from gamelib.sim.executors import local_pool
 from gamelib.stats import clustered_rate, paired_difference, wilson
 
 __all__ = [
@@ -187,12 +185,7 @@ def matchups(
             )
         if run_workers > 1:
             # one pool for the whole ladder: starting workers once, not once per pairing
-            pool = ProcessPoolExecutor(
-                max_workers=run_workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
-            )
+            pool = local_pool(run_workers)
             executor = pool
     tables = []
     try:

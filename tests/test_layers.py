@@ -126,3 +126,19 @@ def test_a_split_module_keeps_its_public_names(module: str) -> None:
     missing = [n for n in PUBLIC_BEFORE_THE_SPLIT[module] if not hasattr(mod, n)]
     assert not missing, f"{module} lost {missing}"
     assert set(mod.__all__) <= set(dir(mod))
+
+
+def test_worker_pools_and_dask_clients_are_made_in_the_runner_alone() -> None:
+    """One runner decides where chunks play: gamelib.sim.executors is the one module that
+    starts local worker processes or connects to a Dask cluster."""
+    makers = {"ProcessPoolExecutor", "ThreadPoolExecutor", "Client", "LocalCluster", "Pool"}
+    elsewhere = []
+    for path in sorted((ROOT / "gamelib").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if called in makers and rel != "gamelib/sim/executors.py":
+                    elsewhere.append(f"{rel}:{node.lineno} {called}(…)")
+    assert not elsewhere, f"pools or clients made outside gamelib/sim/executors.py: {elsewhere}"

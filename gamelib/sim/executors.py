@@ -74,6 +74,37 @@ def quiet_resource_tracker() -> None:
         sys.warnoptions.append(_TRACKER_QUIET)
 
 
+def local_pool(n_workers: int) -> ProcessPoolExecutor:
+    """Local worker processes, the one way gamelib starts them: spawned (never forked: a
+    forked numba or thread state is not safe), each exiting with this process, the resource
+    tracker's leaked-semaphore note silenced."""
+    quiet_resource_tracker()
+    return ProcessPoolExecutor(
+        max_workers=n_workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+class LazyPool:
+    """Local worker processes kept across a run's batches (a verdict's looks, a ladder's
+    pairings), started only when first asked for."""
+
+    def __init__(self, n_workers: int) -> None:
+        self.n_workers = n_workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = local_pool(self.n_workers)
+        return self.pool
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 def _run(
     jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
 ) -> Iterator[Done]:
@@ -97,14 +128,7 @@ def _run(
             yield job[3], run_here(job)
         return
     if executor is None:
-        ctx = multiprocessing.get_context("spawn")
-        quiet_resource_tracker()
-        with ProcessPoolExecutor(
-            max_workers=n_workers,
-            mp_context=ctx,
-            initializer=_exit_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
+        with local_pool(n_workers) as pool:
             yield from _run_on(pool, jobs, 2 * n_workers)
         return
     if isinstance(executor, str):

@@ -22,12 +22,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import multiprocessing
 import os
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +53,7 @@ from gamelib.sim import (
 )
 from gamelib.sim.checks import _Names, check_rotate_deals
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.executors import _exit_with_parent, _run, quiet_resource_tracker
+from gamelib.sim.executors import LazyPool, _run
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import DealRanges, _PartStore
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
@@ -331,7 +330,7 @@ def play_units(
     workers = how.workers
     clock = Clock(how.max_minutes)
     cores = min(workers or default_workers(), default_workers())
-    pool = _LazyPool(cores) if executor is None and cores > 1 else None
+    pool = LazyPool(cores) if executor is None and cores > 1 else None
     bar = None
     if how.progress:
         from tqdm.auto import tqdm
@@ -654,35 +653,12 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
     return out
 
 
-class _LazyPool:
-    """Local worker processes, started only once a batch is slow enough to pay for them."""
-
-    def __init__(self, cores: int) -> None:
-        self.cores = cores
-        self.pool: ProcessPoolExecutor | None = None
-
-    def get(self) -> ProcessPoolExecutor:
-        if self.pool is None:
-            quiet_resource_tracker()
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.cores,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
-            )
-        return self.pool
-
-    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
-
-
 #: a batch expected to take longer than this (seconds) in this process goes to the workers
 IN_PROCESS_SECONDS = 1.0
 
 
 def _play(
-    run: Run, upto: int, cores: int, executor: Any, pool: _LazyPool | None, name: _Names
+    run: Run, upto: int, cores: int, executor: Any, pool: LazyPool | None, name: _Names
 ) -> None:
     """Play the deals of ``run`` below ``upto`` it does not have, keeping each finished chunk.
 
@@ -739,7 +715,7 @@ def _fit_to_clock(
     deadline: float | None,
     cores: int,
     executor: Any,
-    pool: _LazyPool | None,
+    pool: LazyPool | None,
     name: _Names,
 ) -> int:
     """The deal count a unit's look ``i`` can reach before the unit's ``deadline``.
