@@ -15,7 +15,7 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -101,6 +101,22 @@ def config_columns(config: Any) -> dict[str, Any]:
         v = getattr(config, f.name)
         out[f.name] = ",".join(map(str, v)) if isinstance(v, tuple) else v
     return out
+
+
+class ChunkJob(NamedTuple):
+    """One chunk of a run, the unit of work a worker gets: :func:`run_chunk`'s arguments
+    (``run_chunk(*job)``), built by name wherever a run is cut into chunks."""
+
+    config: Any
+    players: list[Any]
+    seed: int
+    start: int
+    stop: int
+    rotate_seats: bool
+    records: bool = False
+    engine: str = "auto"
+    summary: bool = False
+    rotate_deals: bool = False
 
 
 def run_chunk(

@@ -50,7 +50,7 @@ def _connect(address: str, what: str) -> Any:
         ) from None
 
 
-Job = tuple[Any, ...]
+Job = chunks.ChunkJob
 #: a finished chunk: its first deal, its rows (a DataFrame, or a chunks.Summary) and records
 Done = tuple[int, tuple[Any, list[dict[str, Any]]]]
 
@@ -116,7 +116,7 @@ def _run(
     if executor is None and n_workers > 1 and here_first:
         t0 = time.perf_counter()
         for done, job in enumerate(jobs, 1):
-            yield job[3], run_here(job)
+            yield job.start, run_here(job)
             left = here_first - done
             rest = left * (time.perf_counter() - t0) / done
             if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
@@ -125,7 +125,7 @@ def _run(
         return
     if executor is None and n_workers == 1:
         for job in jobs:
-            yield job[3], run_here(job)
+            yield job.start, run_here(job)
         return
     if executor is None:
         with local_pool(n_workers) as pool:
@@ -170,7 +170,7 @@ def _note_if_cold(jobs: Iterator[Job]) -> Iterator[Job]:
         return
     from gamelib.warm import note_if_cold
 
-    config, players, engine = first[0], first[1], first[7]
+    config, players, engine = first.config, first.players, first.engine
     game = chunks.game_of(config)
     note_if_cold(game.name, players, engine_for(game, players, engine))
     yield first
@@ -200,7 +200,7 @@ def _run_on(pool: Executor, jobs: Iterator[Job], window: int) -> Iterator[Done]:
 
     def submit(n: int) -> None:
         for job in itertools.islice(jobs, n):
-            pending[pool.submit(chunks.run_chunk, *job)] = job[3]
+            pending[pool.submit(chunks.run_chunk, *job)] = job.start
 
     try:
         submit(window)
@@ -226,7 +226,7 @@ def _run_on_dask(client: Any, jobs: Iterator[Job]) -> Iterator[Done]:
     def submit(n: int, into: Any) -> None:
         for job in itertools.islice(jobs, n):
             fut = client.submit(chunks.run_chunk, *job, pure=False)
-            futures[fut.key] = job[3]
+            futures[fut.key] = job.start
             live.append(fut)
             into.add(fut)
 

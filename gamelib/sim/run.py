@@ -43,6 +43,7 @@ from gamelib.sim.checks import (
 from gamelib.sim.chunks import (
     PROVENANCE,
     SUMMARY,
+    ChunkJob,
     Summary,
     game_of,
     games_per_deal,
@@ -215,17 +216,17 @@ def simulate(
     if _summary and (store, deal_cache, _stream, columns) != (None, None, None, None):
         raise AssertionError("a summary run keeps no table")  # pragma: no cover - internal
     jobs = (
-        (
+        ChunkJob(
             config,
             list(players),
             seed,
             a,
             b,
             rotate_seats,
-            want_records,
-            engine,
-            _summary,
-            rotate_deals,
+            records=want_records,
+            engine=engine,
+            summary=_summary,
+            rotate_deals=rotate_deals,
         )
         for a, b in _spans(todo, chunk_size)
     )

@@ -52,6 +52,7 @@ from gamelib.sim import (
     run_spec,
 )
 from gamelib.sim.checks import _Names, check_rotate_deals
+from gamelib.sim.chunks import ChunkJob
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import LazyPool, _run
 from gamelib.sim.results import _tidy
@@ -695,8 +696,10 @@ def _play_chunks(
         size = b - a if use is None else max(1, -(-(b - a) // (2 * cores)))
         for x in range(a, b, size):
             y = min(x + size, b)
-            args = (run.config, list(run.seats), run.seed, x, y, run.rotate, False, "auto")
-            jobs.append((*args, False, run.hands))  # summary off: a table
+            seats = list(run.seats)
+            jobs.append(
+                ChunkJob(run.config, seats, run.seed, x, y, run.rotate, rotate_deals=run.hands)
+            )
 
     t0 = time.perf_counter()
     for start, (df, _) in _run(iter(jobs), 1 if use is None else cores, use, name("executor")):
