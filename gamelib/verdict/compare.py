@@ -49,10 +49,22 @@ from gamelib.sim import game_of, n_seats
 from gamelib.sim import player_name as _player_name
 from gamelib.sim.checks import _Names
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
-from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, decide, play_units
+from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, play_units
 from gamelib.verdict.sequential import UNDECIDED, Band
 
-__all__ = ["Changes", "Depends", "Effect", "Measure", "compare", "format_comparison"]
+__all__ = [
+    "Changes",
+    "Depends",
+    "Effect",
+    "Measure",
+    "bind",
+    "compare",
+    "comparison_units",
+    "format_comparison",
+    "level_label",
+    "level_measure",
+    "with_measure",
+]
 
 
 @dataclass(frozen=True)
@@ -303,7 +315,7 @@ def _lineup(level: str | Player | Sequence[str | Player], seats: int) -> list[An
     return lineup
 
 
-def _label(lineup: Sequence[Any]) -> str:
+def level_label(lineup: Sequence[Any]) -> str:
     """A level's name: its player, "A v B" for one A against copies of B, else the seats."""
     names = [_player_name(p) for p in lineup]
     if len(set(names)) == 1:
@@ -313,7 +325,7 @@ def _label(lineup: Sequence[Any]) -> str:
     return " + ".join(names)
 
 
-def _level_measure(q: Question, lineup: Sequence[Any]) -> Measure | None:
+def level_measure(q: Question, lineup: Sequence[Any]) -> Measure | None:
     """``level:`` with no name measures the line-up's first seat's player (its level)."""
     m = getattr(q, "measure", None)
     if isinstance(m, Measure) and m.kind == "level" and m.arg == "*":
@@ -390,7 +402,7 @@ def compare(
     for lineup in lineups:
         for p in lineup:
             game.player(p)  # an unknown name is refused before any game
-    labels = [_label(lu) for lu in lineups]
+    labels = [level_label(lu) for lu in lineups]
     if len(set(labels)) != len(labels):
         raise ConfigError(f"each level appears once; got {labels}")
     mixed = any(len({_player_name(p) for p in lu}) > 1 for lu in lineups)
@@ -403,22 +415,12 @@ def compare(
         for k, lineup in enumerate(lineups)
         for which, cfg in (("base", base), ("variant", variant))
     }
-    units: list[Unit] = []
-    paired = [q for q in questions if q.unit == "paired"]
-    across = [q for q in questions if q.unit == "levels"]
-
-    def unit(label: str, unit_runs: list[Run], unit_qs: list[Question], **ctx: Any) -> Unit:
+    units = []
+    for label, ks, unit_qs, ctx in comparison_units(labels, questions):
+        unit_runs = [runs[k, which] for k in ks for which in ("base", "variant")]
         # the comparison's words and the unit's levels' measures are bound into its questions
-        bound: list[Question] = [_bind(q, ctx, change, lineups) for q in unit_qs]
-        return Unit(label, unit_runs, bound, {}, unit_runs[0].per_deal)
-
-    for k, label in enumerate(labels):
-        if paired:
-            units.append(unit(label, [runs[k, "base"], runs[k, "variant"]], paired, k=k))
-    for k in range(1, len(labels)) if across else ():
-        pair = [runs[k - 1, "base"], runs[k - 1, "variant"], runs[k, "base"], runs[k, "variant"]]
-        label = f"{labels[k]} / {labels[k - 1]}"
-        units.append(unit(label, pair, across, stronger=labels[k], weaker=labels[k - 1], k=k))
+        bound = [bind(q, ctx, change, lineups) for q in unit_qs]
+        units.append(Unit(label, unit_runs, bound, {}, unit_runs[0].per_deal))
 
     call = {
         "game": game.name,
@@ -454,36 +456,42 @@ def compare(
     return out
 
 
-def _bind(q: Question, ctx: dict[str, Any], change: str, lineups: list[list[Any]]) -> _Bound:
+def comparison_units(
+    labels: Sequence[str], questions: Sequence[Question]
+) -> list[tuple[str, list[int], list[Question], dict[str, Any]]]:
+    """A comparison's units: each level's paired questions (on its base and variant runs), then
+    each pair of neighbouring levels' across-level questions (on both levels' runs, the weaker
+    first); each as (row label, the levels it reads, its questions, its context for
+    :func:`bind`)."""
+    paired = [q for q in questions if q.unit == "paired"]
+    across = [q for q in questions if q.unit == "levels"]
+    units: list[tuple[str, list[int], list[Question], dict[str, Any]]] = []
+    for k, label in enumerate(labels):
+        if paired:
+            units.append((label, [k], paired, {"k": k}))
+    for k in range(1, len(labels)) if across else ():
+        ctx = {"stronger": labels[k], "weaker": labels[k - 1], "k": k}
+        units.append((f"{labels[k]} / {labels[k - 1]}", [k - 1, k], across, ctx))
+    return units
+
+
+def bind(q: Question, ctx: dict[str, Any], change: str, lineups: Sequence[Any]) -> Question:
     """``q`` with the comparison's words and the unit's levels' measures bound in."""
     qctx: dict[str, Any] = {"change": change}
     if q.unit == "levels":
         qctx.update(stronger=ctx["stronger"], weaker=ctx["weaker"])
-        qctx["weak_measure"] = _level_measure(q, lineups[ctx["k"] - 1])
-        qctx["strong_measure"] = _level_measure(q, lineups[ctx["k"]])
+        qctx["weak_measure"] = level_measure(q, lineups[ctx["k"] - 1])
+        qctx["strong_measure"] = level_measure(q, lineups[ctx["k"]])
     else:
-        q = _with_measure(q, _level_measure(q, lineups[ctx["k"]]))
+        q = with_measure(q, level_measure(q, lineups[ctx["k"]]))
     return _Bound(q, qctx)
 
 
-def _with_measure(q: Question, m: Measure | None) -> Question:
+def with_measure(q: Question, m: Measure | None) -> Question:
     """``q`` measuring ``m`` (the same question when it has no measure or already measures it)."""
     if m is None or getattr(q, "measure", None) == m:
         return q
     return dataclasses.replace(q, **{"measure": m})
-
-
-def _decide(
-    tables: list[pd.DataFrame],
-    q: Question,
-    alpha: float,
-    beta: float,
-    looks: Sequence[int],
-    label: str,
-    qctx: dict[str, Any],
-) -> dict[str, Any]:
-    """:func:`gamelib.verdict.decide` with the comparison's words in the question's context."""
-    return decide(tables, _Bound(q, qctx), alpha=alpha, beta=beta, looks=looks, level=label)
 
 
 class _Bound(Question):

@@ -37,9 +37,9 @@ from gamelib.sim.chunks import games_per_deal
 from gamelib.sim.deals import runs_of
 from gamelib.sim.results import _tidy
 from gamelib.sim.store import _PartStore
-from gamelib.verdict.compare import _decide, _label, _level_measure, _with_measure, meaning
+from gamelib.verdict.compare import bind, comparison_units, level_label, meaning
 from gamelib.verdict.questions import Question
-from gamelib.verdict.run import COLUMNS
+from gamelib.verdict.run import COLUMNS, decide
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, look_schedule
 
 __all__ = [
@@ -168,7 +168,7 @@ def paired_runs(
             raise GamelibError(f"{list(key)}: the two runs differ in more than {field}")
         if sb["seed"] != sv["seed"] or sb["rotate_seats"] != sv["rotate_seats"]:
             raise GamelibError(f"{list(key)}: the two runs do not play the same deals")
-        label = _label(list(key))
+        label = level_label(list(key))
         if label in pairs:
             raise GamelibError(
                 f"two line-ups are both {label!r} (a sweep over player counts?): pick one "
@@ -227,30 +227,16 @@ def decide_comparison(
         raise ConfigError("decide_comparison decides effect, changes and depends questions")
     if across and len(labels) < 2:
         raise ConfigError("depends compares two levels: give at least two (weakest first)")
-    units: list[tuple[str, list[pd.DataFrame], list[Question], dict[str, Any]]] = []
-    for k, label in enumerate(labels):
-        if paired:
-            units.append((label, list(tables[label]), paired, {"k": k}))
-    for k in range(1, len(labels)) if across else ():
-        four = [*tables[labels[k - 1]], *tables[labels[k]]]
-        ctx: dict[str, Any] = {"stronger": labels[k], "weaker": labels[k - 1], "k": k}
-        units.append((f"{labels[k]} / {labels[k - 1]}", four, across, ctx))
     rows: list[dict[str, Any]] = []
-    for label, unit_tables, unit_qs, where in units:
-        k = int(where["k"])
+    for label, ks, unit_qs, ctx in comparison_units(labels, questions):
+        unit_tables = [t for k in ks for t in tables[labels[k]]]
         n = min(_deals(t) for t in unit_tables)
         cut = [t[t["deal"] < n].reset_index(drop=True) for t in unit_tables]
         looks = look_schedule(n, first_batch)
         for q in unit_qs:
-            qctx: dict[str, Any] = {"change": change}
-            if q.unit == "levels":
-                qctx.update(stronger=where["stronger"], weaker=where["weaker"])
-                qctx["weak_measure"] = _level_measure(q, lineups[k - 1])
-                qctx["strong_measure"] = _level_measure(q, lineups[k])
-            else:
-                q = _with_measure(q, _level_measure(q, lineups[k]))
+            b = bind(q, ctx, change, lineups)
             try:
-                rows.append(_decide(cut, q, alpha, beta, looks, label, qctx))
+                rows.append(decide(cut, b, alpha=alpha, beta=beta, looks=looks, level=label))
             except ValueError as exc:
                 raise ConfigError(f"{q.name} at {label}: {exc}") from None
     return pd.DataFrame(rows, columns=COLUMNS)
