@@ -51,7 +51,7 @@ import pandas as pd
 
 from gamelib.core import ConfigError, GamelibWarning, Player, ResultsError, check_seed
 from gamelib.sim import combine, default_workers, game_of, n_seats, player_name, simulate
-from gamelib.sim.checks import _Names
+from gamelib.sim.checks import Names
 from gamelib.sim.executors import local_pool
 from gamelib.stats import clustered_rate, paired_difference, wilson
 
@@ -159,7 +159,7 @@ def matchups(
     interrupted ladder.  The table is the same on any number of workers.  Everything is checked
     before the first game.
     """
-    name = _Names(_names)
+    name = Names(_names)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
         raise ConfigError(f"{name('n_games')} must be a whole number ≥ 1, got {n_games!r}")
     check_seed(seed, name("seed"))

@@ -130,7 +130,7 @@ def test_a_worker_that_dies_during_a_verdict_loses_no_finished_deal(
 
     monkeypatch.setenv("GAMELIB_STORED", "none")
     monkeypatch.setenv("GAMELIB_CACHE", str(tmp_path))
-    real = verdict_run._run
+    real = verdict_run.run_chunks
     calls = {"n": 0}
 
     def dies_on_the_third_batch(jobs, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -139,7 +139,7 @@ def test_a_worker_that_dies_during_a_verdict_loses_no_finished_deal(
             raise BrokenProcessPool("a worker was killed")
         return real(jobs, *args, **kwargs)
 
-    monkeypatch.setattr(verdict_run, "_run", dies_on_the_third_batch)
+    monkeypatch.setattr(verdict_run, "run_chunks", dies_on_the_third_batch)
     cfg = GARNER.config("C", must_move="one", straight_line=True)
     kw = {"max_games": 600, "seed": 5, "progress": False, "workers": 1, "cache": True}
     with pytest.raises(SimulationInterrupted, match="a worker process died") as err:
@@ -148,13 +148,13 @@ def test_a_worker_that_dies_during_a_verdict_loses_no_finished_deal(
     kept = int(str(err.value).rsplit(": ", 1)[1].split()[0])
     assert kept > 0 and len(list(tmp_path.glob("deals/garner/*/part-*.parquet"))) >= 2
     # the same call resumes from the kept deals to the decision an uninterrupted run reaches
-    monkeypatch.setattr(verdict_run, "_run", real)
+    monkeypatch.setattr(verdict_run, "run_chunks", real)
     again = verdict(cfg, ["random"], [Fair(0.02)], **kw)
     whole = verdict(cfg, ["random"], [Fair(0.02)], **{**kw, "cache": False})
     pd.testing.assert_frame_equal(again, whole)
     # through the command line: one line, exit 2
     calls["n"] = 2  # the command's first batch is the third call: it dies
-    monkeypatch.setattr(verdict_run, "_run", dies_on_the_third_batch)
+    monkeypatch.setattr(verdict_run, "run_chunks", dies_on_the_third_batch)
     argv = ["verdict", "garner", "--setup", "B", "--players", "random", "--seed", "9"]
     assert main([*argv, "--no-progress", "--cache"]) == 2
     assert capsys.readouterr().err.startswith(
@@ -276,7 +276,7 @@ def test_an_interrupted_cached_run_resumes_to_the_same_table(
     import gamelib.sim.run as run_mod
 
     monkeypatch.setenv("GAMELIB_STORED", "none")
-    real = run_mod._run
+    real = run_mod.run_chunks
 
     def interrupted(jobs, *args, **kwargs):  # type: ignore[no-untyped-def]
         for i, item in enumerate(real(jobs, *args, **kwargs)):
@@ -284,12 +284,12 @@ def test_an_interrupted_cached_run_resumes_to_the_same_table(
                 raise KeyboardInterrupt
             yield item
 
-    monkeypatch.setattr(run_mod, "_run", interrupted)
+    monkeypatch.setattr(run_mod, "run_chunks", interrupted)
     kw = {"workers": 1, "progress": False, "cache": tmp_path, "chunk_size": 10}
     with pytest.raises(SimulationInterrupted):
         simulate(GARNER.config("A"), ["greedy", "random"], 60, 4, **kw)
     assert len(list(tmp_path.glob("deals/garner/*/part-*.parquet"))) == 2
-    monkeypatch.setattr(run_mod, "_run", real)
+    monkeypatch.setattr(run_mod, "run_chunks", real)
     resumed = simulate(GARNER.config("A"), ["greedy", "random"], 60, 4, **kw)
     whole = simulate(GARNER.config("A"), ["greedy", "random"], 60, 4, workers=1, progress=False)
     pd.testing.assert_frame_equal(resumed, whole)

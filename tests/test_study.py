@@ -35,17 +35,17 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
 
     ranges: list[tuple[int, int]] = []
     for mod in (run_mod, verdict_run):
-        real = mod._run
+        real = mod.run_chunks
 
         def counting(jobs, *args, _real=real, **kwargs):  # type: ignore[no-untyped-def]
             def seen():  # type: ignore[no-untyped-def]
                 for job in jobs:
-                    ranges.append((job[3], job[4]))
+                    ranges.append((job.start, job.stop))
                     yield job
 
             return _real(seen(), *args, **kwargs)
 
-        monkeypatch.setattr(mod, "_run", counting)
+        monkeypatch.setattr(mod, "run_chunks", counting)
     return ranges
 
 
@@ -204,14 +204,14 @@ class _TimedRun:
 def test_a_look_that_would_overrun_the_budget_moves_down_to_the_deals_that_fit() -> None:
     import time
 
-    from gamelib.sim.checks import _Names
+    from gamelib.sim.checks import Names
     from gamelib.verdict.run import _fit_to_clock
     from gamelib.verdict.schedule import _Schedule
     from gamelib.verdict.sequential import look_schedule
 
     looks = look_schedule(10_000)
     runs = [_TimedRun(looks[1], 0.1), _TimedRun(looks[1], 0.1)]  # 0.2 s a deal for the unit
-    args = (1, None, None, _Names(None))
+    args = (1, None, None, Names(None))
 
     free = _Schedule(list(looks), "cs")  # no deadline: the scheduled look
     assert _fit_to_clock(runs, free, 2, None, *args) == looks[2]
@@ -333,7 +333,7 @@ def test_an_untimed_run_times_a_few_deals_before_a_long_batch(
     monkeypatch: pytest.MonkeyPatch, seconds: float, rest_on: str | None
 ) -> None:
     import gamelib.verdict.run as vrun
-    from gamelib.sim.checks import _Names
+    from gamelib.sim.checks import Names
 
     calls = []
 
@@ -349,12 +349,12 @@ def test_an_untimed_run_times_a_few_deals_before_a_long_batch(
 
     monkeypatch.setattr(vrun, "_play_chunks", play_chunks)
     run = _UntimedRun(4000)
-    vrun._play(run, 6000, 2, None, Pool(), _Names(None))  # type: ignore[arg-type]
+    vrun._play(run, 6000, 2, None, Pool(), Names(None))  # type: ignore[arg-type]
     # two probes of `cores` deals here (the first may pay a compile), then the rest where the
     # measured seconds a deal send it: slow deals to the workers, fast ones stay here
     assert calls == [([(4000, 4002)], None), ([(4002, 4004)], None), ([(4004, 6000)], rest_on)]
     calls.clear()
-    vrun._play(_UntimedRun(0), 3, 2, None, Pool(), _Names(None))  # type: ignore[arg-type]
+    vrun._play(_UntimedRun(0), 3, 2, None, Pool(), Names(None))  # type: ignore[arg-type]
     assert calls == [([(0, 3)], None)]  # a batch of a few deals is its own probe
 
 

@@ -85,7 +85,7 @@ def test_an_interrupted_verdict_resumes_to_the_same_decision(tmp_path, monkeypat
     args = (garner_a(), ["random"], [Fair(), Stalls()])
     kw = {"seed": 6, "progress": False, "workers": 1, "max_games": 4000}
     whole = verdict(*args, **kw)
-    real = vrun._run
+    real = vrun.run_chunks
     calls = {"n": 0}
 
     def flaky(*a, **k):
@@ -94,12 +94,12 @@ def test_an_interrupted_verdict_resumes_to_the_same_decision(tmp_path, monkeypat
             raise KeyboardInterrupt
         yield from real(*a, **k)
 
-    monkeypatch.setattr(vrun, "_run", flaky)
+    monkeypatch.setattr(vrun, "run_chunks", flaky)
     with pytest.raises(GamelibError, match="kept in"):
         verdict(*args, resume=tmp_path / "r", **kw)
     kept = list((tmp_path / "r").rglob("part-*.parquet"))
     assert kept  # finished deals survived the interrupt
-    monkeypatch.setattr(vrun, "_run", real)
+    monkeypatch.setattr(vrun, "run_chunks", real)
     again = verdict(*args, resume=tmp_path / "r", **kw)
     pd.testing.assert_frame_equal(whole, again)
     with pytest.raises(ConfigError, match="another verdict"):

@@ -16,7 +16,7 @@ from typing import Any
 from gamelib.core import ClusterError, ConfigError, Game, OutputError
 
 
-class _Names:
+class Names:
     """How messages name a parameter: ``seed`` for Python callers, ``--seed`` on the CLI."""
 
     def __init__(self, names: Mapping[str, str] | None) -> None:
@@ -75,7 +75,7 @@ def check_output_path(path: str | os.PathLike[str], what: str, suffix: str | Non
     return p
 
 
-def _check_folder(path: str | os.PathLike[str], what: str) -> Path:
+def check_folder(path: str | os.PathLike[str], what: str) -> Path:
     """A folder gamelib keeps files in (created with its parents), checked to be writable."""
     if not isinstance(path, str | os.PathLike):
         raise OutputError(f"{what} must be a folder path, got {path!r}")

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gamelib.core import ResultsError
 from gamelib.sim.chunks import PROVENANCE, games_per_deal, run_fingerprint
 from gamelib.sim.results import results_dir
-from gamelib.sim.store import DealRanges, _PartStore
+from gamelib.sim.store import DealRanges, PartStore
 
 if TYPE_CHECKING:  # pandas: imported by the functions that use it
     import pandas as pd
@@ -58,7 +58,7 @@ def cache_root(cache: bool | str | os.PathLike[str]) -> tuple[Path, str]:
     """The study cache folder a ``cache=`` argument names (``True``: the default one), checked
     to be writable, and how to name it in a message."""
     from gamelib.core import ConfigError
-    from gamelib.sim.checks import _check_folder
+    from gamelib.sim.checks import check_folder
 
     if cache is True:
         folder = default_cache_dir()
@@ -69,7 +69,7 @@ def cache_root(cache: bool | str | os.PathLike[str]) -> tuple[Path, str]:
         folder, what = Path(cache), "cache"
     else:
         raise ConfigError(f"cache must be True, False or a folder, got {cache!r}")
-    return _check_folder(folder, what), what
+    return check_folder(folder, what), what
 
 
 def open_spec(spec: dict[str, Any]) -> dict[str, Any]:
@@ -224,7 +224,7 @@ class RunCache:
         self.need = list(need) if need is not None else None
         self.fingerprint = run_fingerprint(spec)
         folder = root / "deals" / spec["game"] / self.fingerprint
-        self.store = _PartStore(folder, self.spec, what)
+        self.store = PartStore(folder, self.spec, what)
         self.stored_folders = stored
 
     def parts(self, upto: int, seed: int) -> dict[int, tuple[int, pd.DataFrame]]:
@@ -322,7 +322,7 @@ def pack_cache(
 
     from gamelib.records import engine_for
     from gamelib.registry import GAMES
-    from gamelib.sim.results import _tidy, save
+    from gamelib.sim.results import save, tidy
 
     base = (Path(root) if root is not None else default_cache_dir()) / "deals"
     out = Path(dest)
@@ -338,7 +338,7 @@ def pack_cache(
         if search_only and engine_for(game, spec["players"]) == "compiled":
             continue
         per = games_per_deal(spec)
-        kept = _PartStore(run, spec, "cache").load(2**62, per, spec["seed"], False)
+        kept = PartStore(run, spec, "cache").load(2**62, per, spec["seed"], False)
         frames, at = [], 0
         for a in sorted(kept):
             if a > at:
@@ -348,7 +348,7 @@ def pack_cache(
             at = max(at, b)
         if not at:
             continue
-        table = _tidy(pd.concat(frames, ignore_index=True))
+        table = tidy(pd.concat(frames, ignore_index=True))
         table = table[table["deal"] < at].reset_index(drop=True)
         table.attrs["provenance"] = {**spec, "n_games": at}
         written.append(save(table, out / f"{spec['game']}-{run.name}.parquet"))

@@ -105,7 +105,7 @@ class LazyPool:
             self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
-def _run(
+def run_chunks(
     jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
 ) -> Iterator[Done]:
     """Run chunks, yielding (chunk start, result) as they finish.  ``here_first``: the number of
@@ -120,7 +120,7 @@ def _run(
             left = here_first - done
             rest = left * (time.perf_counter() - t0) / done
             if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
-                yield from _run(jobs, min(n_workers, left), None, what)
+                yield from run_chunks(jobs, min(n_workers, left), None, what)
                 return
         return
     if executor is None and n_workers == 1:

@@ -1,5 +1,5 @@
 """The results table: where stored studies live, save and load (Parquet with provenance),
-slimming to a few outcome columns, the column types a table gets (``_tidy``), the empty table,
+slimming to a few outcome columns, the column types a table gets (``tidy``), the empty table,
 and combining several runs into one table.
 """
 
@@ -85,7 +85,7 @@ def slim(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     return out
 
 
-def _tidy(table: pd.DataFrame) -> pd.DataFrame:
+def tidy(table: pd.DataFrame) -> pd.DataFrame:
     """Categories for labels; nullable numbers for config fields that may be None."""
     for col in table.columns:
         if table[col].dtype == object:
@@ -125,6 +125,6 @@ def combine(tables: Sequence[pd.DataFrame]) -> pd.DataFrame:
         if prov is None:
             raise ResultsError(f"table {i} has no provenance: not made by simulate() or sweep()")
         runs.extend(prov.get("runs", [prov]))
-    table = _tidy(pd.concat(tables, ignore_index=True))
+    table = tidy(pd.concat(tables, ignore_index=True))
     table.attrs["provenance"] = {"runs": runs}
     return table

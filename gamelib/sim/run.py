@@ -32,11 +32,11 @@ from gamelib.records import engine_for
 from gamelib.registry import GAMES
 from gamelib.sim import executors
 from gamelib.sim.checks import (
+    Names,
     _check_executor,
-    _check_folder,
     _check_players,
-    _Names,
     check_columns,
+    check_folder,
     check_output_path,
     check_rotate_deals,
 )
@@ -52,9 +52,9 @@ from gamelib.sim.chunks import (
     run_spec,
 )
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.executors import _run
-from gamelib.sim.results import _empty_table, _tidy, slim
-from gamelib.sim.store import DealRanges, _join_files, _PartStore, _write_whole
+from gamelib.sim.executors import run_chunks
+from gamelib.sim.results import _empty_table, slim, tidy
+from gamelib.sim.store import DealRanges, PartStore, _join_files, _write_whole
 
 if TYPE_CHECKING:  # pandas: imported once a table is made
     import pandas as pd
@@ -126,7 +126,7 @@ def simulate(
     deals its seats hands (``Game.rotate_deal``; Gargon), refused for one that does not.
     Every argument is checked before the first game.
     """
-    name = _Names(_names)
+    name = Names(_names)
     game = game_of(config)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"{name('n_games')} must be a whole number ≥ 0, got {n_games!r}")
@@ -166,7 +166,7 @@ def simulate(
         if n_games > 0
         else None
     )
-    store = _PartStore(resume, spec, name("resume")) if resume is not None else None
+    store = PartStore(resume, spec, name("resume")) if resume is not None else None
     want_records = records_path is not None
     parts: dict[int, tuple[int, Any, Path | None]] = {}  # DataFrames (Summary: _summary)
     if store is not None:
@@ -211,7 +211,7 @@ def simulate(
     if records_path is not None and store is None:
         scratch = records_path.with_name(f".{records_path.name}.parts")
         shutil.rmtree(scratch, ignore_errors=True)
-        _check_folder(scratch, name("records"))
+        check_folder(scratch, name("records"))
     rec_dir = (store.folder if store is not None else scratch) if want_records else None
     if _summary and (store, deal_cache, _stream, columns) != (None, None, None, None):
         raise AssertionError("a summary run keeps no table")  # pragma: no cover - internal
@@ -234,7 +234,7 @@ def simulate(
     bar.update(sum(len(df) for _, df, _ in parts.values()))
     finished = False
     try:
-        run = _run(
+        run = run_chunks(
             jobs, n_workers, executor, name("executor"), here_first=n_chunks if adaptive else 0
         )
         for start, (df, recs) in run:
@@ -288,7 +288,7 @@ def simulate(
         check_columns(list(frames[0].columns) if frames else [], columns)
         frames = [slim(df, columns) for df in frames]
     table = (
-        _tidy(pd.concat(frames, ignore_index=True))
+        tidy(pd.concat(frames, ignore_index=True))
         if frames and n_games
         else _empty_table(config, players, rotate_deals)
     )
@@ -345,7 +345,7 @@ def _summary_columns(df: pd.DataFrame) -> pd.DataFrame:
 
 def _write_stream(
     path: Path,
-    store: _PartStore,
+    store: PartStore,
     spans: Sequence[tuple[int, int]],
     spec: dict[str, Any],
     columns: Sequence[str] | None,
@@ -362,7 +362,7 @@ def _write_stream(
     try:
         for a, b in spans:
             df, _ = store._read(store.folder / f"part-{a}-{b}.parquet")
-            df = _tidy(df)
+            df = tidy(df)
             if columns is not None:
                 df = slim(df, columns)
             if writer is None:
@@ -400,7 +400,7 @@ def _deal_cache(
     cache: bool | str | os.PathLike[str],
     spec: dict[str, Any],
     per_game: int,
-    name: _Names,
+    name: Names,
     columns: Sequence[str] | None,
     other_store: bool,
 ) -> RunCache | None:
@@ -500,7 +500,7 @@ def sweep(
             Path(resume).rmdir()  # every run's chunks were cleared: drop the empty folder
     import pandas as pd
 
-    table = _tidy(pd.concat(tables, ignore_index=True))
+    table = tidy(pd.concat(tables, ignore_index=True))
     table.attrs["provenance"] = {
         "sweep": {k: [str(v) for v in grid[k]] for k in names},
         "runs": runs,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamelib.core import OutputError, ResumeError, game_seeds
 from gamelib.records import write_records
-from gamelib.sim.checks import _check_folder
+from gamelib.sim.checks import check_folder
 from gamelib.sim.chunks import run_fingerprint
 
 if TYPE_CHECKING:  # pandas: imported by the functions that use it
@@ -135,7 +135,7 @@ def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
 _PART = re.compile(r"^part-(\d+)-(\d+)\.(parquet|jsonl)$")
 
 
-class _PartStore:
+class PartStore:
     """A folder of finished chunks and the run they belong to.
 
     ``run.json`` holds the run's provenance.  Each chunk is ``part-A-B.parquet`` (deals
@@ -147,7 +147,7 @@ class _PartStore:
 
     def __init__(self, folder: str | os.PathLike[str], spec: dict[str, Any], what: str) -> None:
         self.what = what
-        self.folder = _check_folder(folder, what)
+        self.folder = check_folder(folder, what)
         self.fingerprint = run_fingerprint(spec)
         for other in ("verdict", "compare"):
             if (self.folder / f"{other}.json").exists():

@@ -47,7 +47,7 @@ import pandas as pd
 from gamelib.core import ConfigError, GamelibError, Player, config_to_json
 from gamelib.sim import game_of, n_seats
 from gamelib.sim import player_name as _player_name
-from gamelib.sim.checks import _Names
+from gamelib.sim.checks import Names
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, play_units
 from gamelib.verdict.sequential import UNDECIDED, Band
@@ -370,7 +370,7 @@ def compare(
     stays with ``"cs"``) work as in :func:`gamelib.verdict.verdict`.  Returns one row per
     level (or pair of levels) and question with the columns of :data:`COLUMNS`.
     """
-    name = _Names(None)
+    name = Names(None)
     game = game_of(base)
     if game_of(variant) is not game:
         raise ConfigError("base and variant must be rules of the same game")

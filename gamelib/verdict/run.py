@@ -51,12 +51,12 @@ from gamelib.sim import (
     player_name,
     run_spec,
 )
-from gamelib.sim.checks import _Names, check_rotate_deals
+from gamelib.sim.checks import Names, check_rotate_deals
 from gamelib.sim.chunks import ChunkJob
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.executors import LazyPool, _run
-from gamelib.sim.results import _tidy
-from gamelib.sim.store import DealRanges, _PartStore
+from gamelib.sim.executors import LazyPool, run_chunks
+from gamelib.sim.results import tidy
+from gamelib.sim.store import DealRanges, PartStore
 from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
 from gamelib.verdict.designs import check_design, decide_streams_with, two_sided
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
@@ -179,7 +179,7 @@ class Run:
         self.hands = False  # every rotation of a deal's hands: verdict(rotate_deals=True)
         self.cap = cap
         self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
-        self.store: _PartStore | None = None
+        self.store: PartStore | None = None
         self.seconds_per_deal = 0.0
 
     @property
@@ -192,7 +192,7 @@ class Run:
 
     def attach(self, folder: Path, what: str) -> None:
         spec = self.spec(self.cap)
-        self.store = _PartStore(folder, spec, what)
+        self.store = PartStore(folder, spec, what)
         for a, (b, df, _) in self.store.load(self.cap, self.per_deal, self.seed, False).items():
             self.parts[a] = (b, df)
 
@@ -241,7 +241,7 @@ class Sequential:
     checked before any game (a bad one is a one-line :class:`~gamelib.core.ConfigError` naming
     it as ``name`` says: ``seed`` for Python callers, ``--seed`` on the command line)."""
 
-    name: _Names
+    name: Names
     seed: int
     alpha: float = 0.05
     beta: float = 0.05
@@ -350,7 +350,7 @@ def play_units(
                 upto = _fit_to_clock(unit.runs, schedule, i, deadline, cores, executor, pool, name)
                 for r in unit.runs:
                     _play(r, upto, cores, executor, pool, name)
-                tabs = [_tidy(r.table(upto)) for r in unit.runs]
+                tabs = [tidy(r.table(upto)) for r in unit.runs]
                 if not schedule.planned():
                     try:
                         plans = {
@@ -454,7 +454,7 @@ def verdict(
     ``rotate_deals``: the mirror games play every rotation of each deal's hands (as
     :func:`~gamelib.sim.simulate`), the deal still the unit (its n games averaged); default off.
     """
-    name = _Names(_names)
+    name = Names(_names)
     game = game_of(config)
     check_rotate_deals(game, rotate_deals, name("rotate_deals"))
     how = Sequential(
@@ -598,7 +598,7 @@ def _store(runs: list[Run], call: dict[str, Any], path: Path) -> None:
     frames = []
     for i, r in enumerate(runs):
         upto = max(u["deals"] for u in call["units"] if i in u["runs"])
-        t = _tidy(r.table(upto))
+        t = tidy(r.table(upto))
         t.attrs["provenance"] = r.spec(upto)
         frames.append(t)
     table = combine(frames)
@@ -620,7 +620,7 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
     parts, at = [], 0
     for run in runs:
         n = run["n_games"] * games_per_deal(run)
-        parts.append(_tidy(table.iloc[at : at + n].reset_index(drop=True)))
+        parts.append(tidy(table.iloc[at : at + n].reset_index(drop=True)))
         at += n
     qs = [question_from_json(q) for q in call["questions"]]
     rows = []
@@ -659,7 +659,7 @@ IN_PROCESS_SECONDS = 1.0
 
 
 def _play(
-    run: Run, upto: int, cores: int, executor: Any, pool: LazyPool | None, name: _Names
+    run: Run, upto: int, cores: int, executor: Any, pool: LazyPool | None, name: Names
 ) -> None:
     """Play the deals of ``run`` below ``upto`` it does not have, keeping each finished chunk.
 
@@ -687,7 +687,7 @@ def _play(
 
 
 def _play_chunks(
-    run: Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: _Names
+    run: Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: Names
 ) -> None:
     """Play the deal ranges ``todo`` of ``run`` (in this process when ``use`` is None, timing
     them), keeping each finished chunk."""
@@ -702,7 +702,9 @@ def _play_chunks(
             )
 
     t0 = time.perf_counter()
-    for start, (df, _) in _run(iter(jobs), 1 if use is None else cores, use, name("executor")):
+    for start, (df, _) in run_chunks(
+        iter(jobs), 1 if use is None else cores, use, name("executor")
+    ):
         stop = start + len(df) // run.per_deal
         if run.store is not None:
             run.store.save(start, stop, df, False)
@@ -719,7 +721,7 @@ def _fit_to_clock(
     cores: int,
     executor: Any,
     pool: LazyPool | None,
-    name: _Names,
+    name: Names,
 ) -> int:
     """The deal count a unit's look ``i`` can reach before the unit's ``deadline``.
 

@@ -35,8 +35,8 @@ from gamelib.core import ConfigError, GamelibError
 from gamelib.sim import save
 from gamelib.sim.chunks import games_per_deal
 from gamelib.sim.deals import runs_of
-from gamelib.sim.results import _tidy
-from gamelib.sim.store import _PartStore
+from gamelib.sim.results import tidy
+from gamelib.sim.store import PartStore
 from gamelib.verdict.compare import bind, comparison_units, level_label, meaning
 from gamelib.verdict.questions import Question
 from gamelib.verdict.run import COLUMNS, decide
@@ -87,7 +87,7 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
         ):
             raise GamelibError(f"{d / 'run.json'} is not a gamelib run manifest; delete {d}")
         per = games_per_deal(spec)
-        parts = _PartStore(d, spec, "pack").load(spec["n_games"], per, spec["seed"], False)
+        parts = PartStore(d, spec, "pack").load(spec["n_games"], per, spec["seed"], False)
         at, frames = 0, []
         for a in sorted(parts):
             b, df, _ = parts[a]
@@ -97,7 +97,7 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
             at = b
         if not frames:
             raise GamelibError(f"{d}: the run played no deal")
-        table = _tidy(pd.concat(frames, ignore_index=True))
+        table = tidy(pd.concat(frames, ignore_index=True))
         if columns is not None:
             wins = [c for c in table.columns if re.fullmatch(r"win_\d+", c)]
             keep = list(dict.fromkeys([*KEEP, *wins, *columns]))
@@ -111,7 +111,7 @@ def pack(folder: str | Path, out: str | Path, columns: Sequence[str] | None = No
             ]
         tables.append(table)
         specs.append({**spec, "n_games": at})
-    packed = _tidy(pd.concat(tables, ignore_index=True))
+    packed = tidy(pd.concat(tables, ignore_index=True))
     packed.attrs["provenance"] = {"runs": specs, kind: call}
     save(packed, out)
     return packed
