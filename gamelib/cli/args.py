@@ -63,7 +63,7 @@ def _float(text: str) -> float:
         raise ValueError(f"{text!r} is not a number") from None
 
 
-class _OneLineParser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (and the exit status 2), not a usage dump."""
 
     def error(self, message: str) -> typing.NoReturn:
@@ -128,7 +128,7 @@ def _no_inline(text: str) -> Any:
     raise ValueError(f"{text!r} is not a file; give the path of a CSV file")
 
 
-def _add_config_flags(
+def add_config_flags(
     parser: argparse.ArgumentParser, config_type: type, game_name: str
 ) -> dict[str, Any]:
     hints = typing.get_type_hints(config_type)
@@ -161,7 +161,7 @@ def _add_config_flags(
     return readers
 
 
-def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> Any:
+def config_from_args(args: argparse.Namespace, infer_players: bool = True) -> Any:
     """The config from --setup and the rule flags; a Gargon-like game without --setup or
     --n-players takes its player count from the names in --players (unless not
     ``infer_players``: a ladder's names are levels, not seats)."""
@@ -184,7 +184,7 @@ def _config_from_args(args: argparse.Namespace, infer_players: bool = True) -> A
             overrides[name] = reader(text, **context)
         except ValueError as exc:
             raise CliError(f"--{name.replace('_', '-')}: {exc}") from None
-    names = _names(args.players)
+    names = comma_list(args.players)
     fields = {f.name for f in dataclasses.fields(game.config_type)}
     if (
         infer_players
@@ -216,11 +216,11 @@ def _check_setup(args: argparse.Namespace) -> None:
         )
 
 
-def _names(text: str) -> list[str]:
+def comma_list(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
+def grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
     _check_setup(args)
     grid: dict[str, list[Any]] = {}
     if args.setup:
@@ -254,7 +254,7 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list[Any]]:
     return grid
 
 
-def _check_run_args(args: argparse.Namespace) -> None:
+def check_run_args(args: argparse.Namespace) -> None:
     """Everything about a run that can be checked before the first game."""
     from gamelib.sim import check_output_path, check_scheduler_address
 
@@ -287,7 +287,7 @@ def _check_run_args(args: argparse.Namespace) -> None:
         raise CliError("--columns chooses what --out keeps; give --out too")
 
 
-def _check_columns(args: argparse.Namespace, known: list[str]) -> None:
+def check_column_flag(args: argparse.Namespace, known: list[str]) -> None:
     """Refuse unknown --columns before the run (``known``: the columns the run makes, from one
     game; see ``gamelib.sim.result_columns``)."""
     from gamelib.sim import check_columns
@@ -300,7 +300,7 @@ def _check_columns(args: argparse.Namespace, known: list[str]) -> None:
     check_columns(known, wanted, "--columns")
 
 
-def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
+def slimmed_table(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
     from gamelib.sim import slim
 
     if columns is None:
@@ -308,7 +308,7 @@ def _slimmed(table: pd.DataFrame, columns: str | None) -> pd.DataFrame:
     return slim(table, [c.strip() for c in columns.split(",") if c.strip()])
 
 
-def _resume_folder(args: argparse.Namespace) -> Path | None:
+def resume_folder(args: argparse.Namespace) -> Path | None:
     """--resume, or OUT.parts next to --out, so rerunning the same command resumes (none with
     --cache: the study cache keeps every finished chunk itself)."""
     if getattr(args, "cache", False):
@@ -320,7 +320,7 @@ def _resume_folder(args: argparse.Namespace) -> Path | None:
     return Path(args.resume) if args.resume is not None else None
 
 
-def _resolved(names: list[str], config: Any) -> list[str]:
+def resolved_players(names: list[str], config: Any) -> list[str]:
     """The players with every time spec (``mcts:25ms``) resolved to the concrete player it is
     on this machine (:mod:`gamelib.timed`: measured once, then kept in the study cache), each
     said in a note; the run seats and records the resolved names."""
@@ -332,11 +332,11 @@ def _resolved(names: list[str], config: Any) -> list[str]:
         raise CliError(f"--players: {exc}") from None
 
 
-def _seats(text: str, config: Any) -> list[str]:
+def seats_from(text: str, config: Any) -> list[str]:
     """Players by seat from ``a,b,c``; a single name fills every seat."""
     from gamelib.sim import n_seats
 
-    players = _names(text)
+    players = comma_list(text)
     if not players:
         raise CliError(f"--players {text!r} names no player; e.g. --players random,greedy")
     if len(players) == 1:

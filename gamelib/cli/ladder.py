@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 from gamelib.cli.args import (
     FLAGS,
     CliError,
-    _add_config_flags,
-    _check_columns,
-    _check_run_args,
-    _config_from_args,
-    _names,
-    _resolved,
-    _resume_folder,
-    _slimmed,
+    add_config_flags,
+    check_column_flag,
+    check_run_args,
+    comma_list,
+    config_from_args,
     path_arg,
+    resolved_players,
+    resume_folder,
+    slimmed_table,
 )
 from gamelib.core import GamelibError
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pandas is imported only by the commands that make a table
     import pandas as pd
 
 
-def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
+def add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     g.add_argument(
         "--players",
@@ -65,16 +65,16 @@ def _add_ladder_flags(g: argparse.ArgumentParser, game: Any) -> None:
         help="outcome columns to keep in --out (comma-separated; provenance, the ladder's "
         "labels and the seats' players are always kept)",
     )
-    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+    g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
-def _cmd_ladder(args: argparse.Namespace) -> int:
+def cmd_ladder(args: argparse.Namespace) -> int:
     from gamelib.ladder import ladder_plan, matchups
     from gamelib.sim import clear_resume, n_seats, result_columns, save
 
-    _check_run_args(args)
-    config = _config_from_args(args, infer_players=False)
-    levels = _resolved(_names(args.players), config)
+    check_run_args(args)
+    config = config_from_args(args, infer_players=False)
+    levels = resolved_players(comma_list(args.players), config)
     if not levels:
         raise CliError(f"--players {args.players!r} names no player; e.g. --players random,greedy")
     try:
@@ -82,8 +82,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
     except GamelibError as exc:
         raise CliError(f"--players: {exc}") from None
     if args.columns:  # every run makes the same columns: one game of the first level tells
-        _check_columns(args, result_columns(config, [levels[0]] * n_seats(config)))
-    resume = _resume_folder(args)
+        check_column_flag(args, result_columns(config, [levels[0]] * n_seats(config)))
+    resume = resume_folder(args)
     table = matchups(
         config,
         levels,
@@ -98,7 +98,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         _names=FLAGS,
     )
     if args.out is not None:
-        save(_slimmed(table, args.columns), args.out)
+        save(slimmed_table(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
     label = args.setup or getattr(config, "setup", None) or "default rules"

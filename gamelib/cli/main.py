@@ -19,24 +19,24 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gamelib.cli.args import _OneLineParser, path_arg
-from gamelib.cli.ladder import _add_ladder_flags, _cmd_ladder
+from gamelib.cli.args import OneLineParser, path_arg
+from gamelib.cli.ladder import add_ladder_flags, cmd_ladder
 from gamelib.cli.simulate import (
-    _add_cache_flags,
-    _add_run_flags,
-    _cmd_cache,
-    _cmd_games,
-    _cmd_replay,
-    _cmd_simulate,
-    _cmd_sweep,
+    add_cache_flags,
+    add_run_flags,
+    cmd_cache,
+    cmd_games,
+    cmd_replay,
+    cmd_simulate,
+    cmd_sweep,
 )
-from gamelib.cli.tune import _add_tune_parser, _cmd_tune
+from gamelib.cli.tune import add_tune_parser, cmd_tune
 from gamelib.cli.verdicts import (
-    _add_compare_flags,
-    _add_verdict_flags,
-    _cmd_compare,
-    _cmd_report,
-    _cmd_verdict,
+    add_compare_flags,
+    add_verdict_flags,
+    cmd_compare,
+    cmd_report,
+    cmd_verdict,
 )
 from gamelib.core import Game, GamelibError, GamelibWarning
 from gamelib.registry import BUILT_IN, GAMES
@@ -81,12 +81,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             return lambda name: True
         return lambda name: command == named and game in (None, name)
 
-    parser = _OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="gamelib", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"gamelib {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play many seeded games into a results table")
-    run_flags = functools.partial(_add_run_flags, sweep=False)
+    run_flags = functools.partial(add_run_flags, sweep=False)
     _per_game(sim, "simulate {game}", run_flags, reached("simulate"), listed)
 
     swp = sub.add_parser(
@@ -95,7 +95,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Rule flags take alternatives separated by commas (tuple fields such as "
         "--suit-sizes by semicolons); --players takes line-ups separated by semicolons.",
     )
-    sweep_flags = functools.partial(_add_run_flags, sweep=True)
+    sweep_flags = functools.partial(add_run_flags, sweep=True)
     _per_game(swp, "sweep {game} rule variants", sweep_flags, reached("sweep"), listed)
 
     lad = sub.add_parser(
@@ -105,9 +105,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "matchup matrix and the first player's rate with 95%% intervals clustered by deal, and "
         "openskill ratings (see gamelib.ladder).",
     )
-    _per_game(lad, "a skill ladder of {game} players", _add_ladder_flags, reached("ladder"), listed)
+    _per_game(lad, "a skill ladder of {game} players", add_ladder_flags, reached("ladder"), listed)
 
-    _add_tune_parser(sub, reached("tune"), listed)
+    add_tune_parser(sub, reached("tune"), listed)
 
     ver = sub.add_parser(
         "verdict",
@@ -116,7 +116,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "undecided at the budget. alpha: the chance of calling unfair rules fair; beta: of "
         "calling fair rules unfair (see docs/guide/verdicts.md).",
     )
-    _per_game(ver, "balance verdicts for {game}", _add_verdict_flags, reached("verdict"), listed)
+    _per_game(ver, "balance verdicts for {game}", add_verdict_flags, reached("verdict"), listed)
 
     rpt = sub.add_parser(
         "report",
@@ -125,7 +125,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "notebook (papermill) to one HTML file without code: the verdict table across the "
         "ladder, charts with intervals, game lengths and margins, and how to reproduce it.",
     )
-    report_flags = functools.partial(_add_verdict_flags, report=True)
+    report_flags = functools.partial(add_verdict_flags, report=True)
     _per_game(rpt, "a balance report for {game}", report_flags, reached("report"), listed)
 
     cmp = sub.add_parser(
@@ -137,7 +137,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "(the winner changes in fewer than --ceiling of games) and, with two levels or more, "
         "depends (the effect is the same at each level). See docs/guide/verdicts.md.",
     )
-    _per_game(cmp, "compare two {game} rule sets", _add_compare_flags, reached("compare"), listed)
+    _per_game(cmp, "compare two {game} rule sets", add_compare_flags, reached("compare"), listed)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=path_arg)
@@ -146,7 +146,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     cache = sub.add_parser(
         "cache", help="where the study cache is and what it holds; --clear empties it"
     )
-    _add_cache_flags(cache)
+    add_cache_flags(cache)
     _name_guide_pages(sub)
     return parser
 
@@ -195,16 +195,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.argv = [*args.argv, "--seed", str(args.seed)]
         print(f"seed {args.seed} (drawn; --seed {args.seed} plays the same games again)")
     commands = {
-        "simulate": _cmd_simulate,
-        "sweep": _cmd_sweep,
-        "ladder": _cmd_ladder,
-        "tune": _cmd_tune,
-        "replay": _cmd_replay,
-        "games": _cmd_games,
-        "verdict": _cmd_verdict,
-        "report": _cmd_report,
-        "compare": _cmd_compare,
-        "cache": _cmd_cache,
+        "simulate": cmd_simulate,
+        "sweep": cmd_sweep,
+        "ladder": cmd_ladder,
+        "tune": cmd_tune,
+        "replay": cmd_replay,
+        "games": cmd_games,
+        "verdict": cmd_verdict,
+        "report": cmd_report,
+        "compare": cmd_compare,
+        "cache": cmd_cache,
     }
     try:
         with warnings.catch_warnings():

@@ -11,23 +11,23 @@ from typing import Any
 from gamelib.cli.args import (
     FLAGS,
     CliError,
-    _add_config_flags,
-    _check_columns,
-    _check_run_args,
-    _config_from_args,
-    _grid_from_args,
-    _names,
-    _resolved,
-    _resume_folder,
-    _seats,
-    _slimmed,
+    add_config_flags,
+    check_column_flag,
+    check_run_args,
+    comma_list,
+    config_from_args,
+    grid_from_args,
     path_arg,
+    resolved_players,
+    resume_folder,
+    seats_from,
+    slimmed_table,
 )
 from gamelib.core import GamelibError
 from gamelib.registry import GAMES, get_game
 
 
-def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> None:
+def add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> None:
     what = "one or more setups, comma-separated" if sweep else "one of"
     g.add_argument("--setup", default=None, help=f"{what}: {', '.join(game.setups)}")
     g.add_argument(
@@ -90,17 +90,17 @@ def _add_run_flags(g: argparse.ArgumentParser, game: Any, *, sweep: bool) -> Non
         default=None,
         help="outcome columns to keep in --out (comma-separated; provenance is always kept)",
     )
-    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=sweep)
+    g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=sweep)
 
 
-def _cmd_sweep(args: argparse.Namespace) -> int:
+def cmd_sweep(args: argparse.Namespace) -> int:
     from gamelib.sim import clear_resume, result_columns, save, sweep
 
-    _check_run_args(args)
-    grid = _grid_from_args(args)
+    check_run_args(args)
+    grid = grid_from_args(args)
     if not grid:
         raise CliError("give at least one rule flag or --setup with the values to sweep")
-    lineups = [_names(lu) for lu in args.players.split(";")]
+    lineups = [comma_list(lu) for lu in args.players.split(";")]
     if not all(lineups):
         raise CliError(f"--players {args.players!r} has an empty line-up")
     fields = {f.name for f in dataclasses.fields(get_game(args.game).config_type)}
@@ -117,11 +117,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         for setup in grid.get("setup", [None]):
             config = game.config(setup, **first) if setup else game.config(None, **first)
             for lineup in lineups:
-                seated = _seats(",".join(lineup), config)
+                seated = seats_from(",".join(lineup), config)
                 known += [c for c in result_columns(config, seated) if c not in known]
-        _check_columns(args, known)
+        check_column_flag(args, known)
 
-    resume = _resume_folder(args)
+    resume = resume_folder(args)
     table = sweep(
         args.game,
         grid,
@@ -140,7 +140,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _names=FLAGS,
     )
     if args.out is not None:
-        save(_slimmed(table, args.columns), args.out)
+        save(slimmed_table(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
     from gamelib.stats import game_metrics  # scipy and statsmodels: only once there is a table
@@ -160,7 +160,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from gamelib.sim import (
         clear_resume,
         result_columns,
@@ -170,11 +170,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         simulate_to,
     )
 
-    _check_run_args(args)
-    config = _config_from_args(args)
-    players = _resolved(_seats(args.players, config), config)
-    _check_columns(args, result_columns(config, players) if args.columns else [])
-    resume = _resume_folder(args)
+    check_run_args(args)
+    config = config_from_args(args)
+    players = resolved_players(seats_from(args.players, config), config)
+    check_column_flag(args, result_columns(config, players) if args.columns else [])
+    resume = resume_folder(args)
     run = {
         "workers": args.workers,
         "executor": args.scheduler,
@@ -201,7 +201,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         table = simulate(config, players, args.games, args.seed, cache=args.cache, **run)
         if args.out is not None:
-            save(_slimmed(table, args.columns), args.out)
+            save(slimmed_table(table, args.columns), args.out)
     if resume is not None:
         clear_resume(resume)  # only once the table is safely saved
     from gamelib.stats.rates import win_rate_rows  # no pandas, scipy or statsmodels
@@ -234,7 +234,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     from gamelib.records import read_records, replay
 
     n = 0
@@ -248,7 +248,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_games(args: argparse.Namespace) -> int:
+def cmd_games(args: argparse.Namespace) -> int:
     for game in GAMES.values():
         print(f"{game.name}")
         print(f"  setups:  {', '.join(game.setups)}")
@@ -258,7 +258,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_cache_flags(g: argparse.ArgumentParser) -> None:
+def add_cache_flags(g: argparse.ArgumentParser) -> None:
     g.add_argument("--clear", action="store_true", help="delete the runs the cache holds")
     g.add_argument("--game", default=None, help="with --clear: only this game's runs")
     g.add_argument(
@@ -271,7 +271,7 @@ def _add_cache_flags(g: argparse.ArgumentParser) -> None:
     )
 
 
-def _cmd_cache(args: argparse.Namespace) -> int:
+def cmd_cache(args: argparse.Namespace) -> int:
     """Where the study cache is, what it holds, and clearing it (data/results is never
     touched)."""
     from gamelib.registry import GAMES

@@ -10,9 +10,9 @@ from typing import Any
 
 from gamelib.cli.args import (
     CliError,
-    _add_config_flags,
-    _config_from_args,
-    _OneLineParser,
+    OneLineParser,
+    add_config_flags,
+    config_from_args,
     path_arg,
 )
 from gamelib.core import Game, check_seed
@@ -21,7 +21,7 @@ from gamelib.registry import GAMES
 # --- gamelib tune (issue 14) ---------------------------------------------------------------
 
 
-class _TuneParser(_OneLineParser):
+class _TuneParser(OneLineParser):
     """A ``tune GAME`` parser: its ``--objective`` help comes from :mod:`gamelib.tune` (which
     imports pandas) only when the help is shown, so no other command pays that import."""
 
@@ -36,7 +36,7 @@ class _TuneParser(_OneLineParser):
         return super().format_help()
 
 
-def _add_tune_parser(
+def add_tune_parser(
     sub: Any,
     reached: Callable[[str], bool] = lambda game: True,
     listed: Sequence[Game] | None = None,
@@ -148,10 +148,10 @@ def _add_tune_parser(
         g.add_argument("--workers", type=int, default=1, help="processes per simulation (1)")
         g.add_argument("--out", type=path_arg, default=None, help="save the report (.parquet)")
         g.add_argument("--no-progress", action="store_true", help="no progress bar")
-        g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+        g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
-def _cmd_tune(args: argparse.Namespace) -> int:
+def cmd_tune(args: argparse.Namespace) -> int:
     from gamelib.sim import check_output_path
     from gamelib.tune import parse_objective, parse_space, tune
 
@@ -182,7 +182,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         raise CliError(f"--precision must lie between 0 and 0.5, got {args.precision}")
     if args.out is not None:
         check_output_path(args.out, "--out", ".parquet")
-    config = _config_from_args(args, infer_players=False)
+    config = config_from_args(args, infer_players=False)
     space = parse_space(args.game, [item for group in args.space for item in group])
     objective = parse_objective(args.objective)
     result = tune(
@@ -237,7 +237,7 @@ def _cmd_tune_ladder(args: argparse.Namespace) -> int:
             raise CliError(f"{flag} must be at least 1, got {value}")
     if args.eta < 2:
         raise CliError(f"--eta must be at least 2, got {args.eta}")
-    config = _config_from_args(args, infer_players=False)
+    config = config_from_args(args, infer_players=False)
     space = parse_space(args.game, [item for group in args.space for item in group])
     result = search(
         config,

@@ -11,11 +11,11 @@ from typing import Any
 from gamelib.cli.args import (
     FLAGS,
     CliError,
-    _add_config_flags,
-    _config_from_args,
-    _names,
-    _resolved,
+    add_config_flags,
+    comma_list,
+    config_from_args,
     path_arg,
+    resolved_players,
 )
 
 #: the designs --design takes (gamelib.verdict.designs.DESIGNS; kept here so --help needs no
@@ -66,7 +66,7 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
     )
 
 
-def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
+def add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = False) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     g.add_argument(
         "--players",
@@ -110,7 +110,7 @@ def _add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fal
             "gamelib.verdict.redecide(FILE) decides the same table from it",
         )
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
-    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+    g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
 def _verdict_questions(args: argparse.Namespace, seats: int, levels: int) -> list[Any]:
@@ -160,8 +160,8 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
     :func:`gamelib.verdict.verdict` (``out``: the output flag and its suffix)."""
     from gamelib.sim import check_output_path, check_scheduler_address, n_seats
 
-    config = _config_from_args(args, infer_players=False)
-    levels = _resolved(_names(args.players), config)
+    config = config_from_args(args, infer_players=False)
+    levels = resolved_players(comma_list(args.players), config)
     if not levels:
         raise CliError(f"--players {args.players!r} names no player; e.g. --players greedy")
     flag, suffix = out
@@ -197,7 +197,7 @@ def _verdict_call(args: argparse.Namespace, out: tuple[str, str]) -> dict[str, A
     }
 
 
-def _cmd_verdict(args: argparse.Namespace) -> int:
+def cmd_verdict(args: argparse.Namespace) -> int:
     import json
     import shlex
 
@@ -230,7 +230,7 @@ def _cmd_verdict(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_report(args: argparse.Namespace) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     import shlex
 
     from gamelib.report import report
@@ -242,7 +242,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
+def add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     g.add_argument(
         "--variant",
@@ -273,13 +273,13 @@ def _add_compare_flags(g: argparse.ArgumentParser, game: Any) -> None:
     _add_decision_flags(g, "rule set and level")
     g.add_argument("--json", type=path_arg, default=None, help="write the decisions as JSON")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
-    g.set_defaults(readers=_add_config_flags(g, game.config_type, game.name), sweep=False)
+    g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
 
 
 def _compare_levels(text: str, seats: int) -> list[Any]:
     """--players: levels split at commas; a line-up's seats at '+', 'NAME*K' repeating one."""
     levels: list[Any] = []
-    for level in _names(text):
+    for level in comma_list(text):
         if "+" not in level and "*" not in level:
             levels.append(level)
             continue
@@ -324,14 +324,14 @@ def _compare_questions(args: argparse.Namespace, seats: int, levels: int) -> lis
     return out
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
+def cmd_compare(args: argparse.Namespace) -> int:
     import json
 
     from gamelib.core import replace_config
     from gamelib.sim import check_output_path, check_scheduler_address, n_seats
     from gamelib.verdict.compare import compare, format_comparison
 
-    base = _config_from_args(args, infer_players=False)
+    base = config_from_args(args, infer_players=False)
     changes: dict[str, Any] = {}
     for item in args.variant:
         field, eq, text = item.partition("=")
