@@ -206,28 +206,28 @@ def test_a_look_that_would_overrun_the_budget_moves_down_to_the_deals_that_fit()
 
     from gamelib.sim.checks import Names
     from gamelib.verdict.run import _fit_to_clock
-    from gamelib.verdict.schedule import _Schedule
+    from gamelib.verdict.schedule import Schedule
     from gamelib.verdict.sequential import look_schedule
 
     looks = look_schedule(10_000)
     runs = [_TimedRun(looks[1], 0.1), _TimedRun(looks[1], 0.1)]  # 0.2 s a deal for the unit
     args = (1, None, None, Names(None))
 
-    free = _Schedule(list(looks), "cs")  # no deadline: the scheduled look
+    free = Schedule(list(looks), "cs")  # no deadline: the scheduled look
     assert _fit_to_clock(runs, free, 2, None, *args) == looks[2]
     assert free.deals == looks
 
-    cut = _Schedule(list(looks), "cs")
+    cut = Schedule(list(looks), "cs")
     upto = _fit_to_clock(runs, cut, 2, time.monotonic() + 2.0, *args)  # about 10 deals fit
     assert looks[1] < upto < looks[2] and upto <= looks[1] + 10
     assert cut.deals == [*looks[:2], upto] and cut.looks_at(2) == cut.deals
     assert [i for i, _ in cut.steps()] == [0, 1, 2]  # the cut look is the unit's last
     assert cut.looks_at(2) == look_schedule(upto)  # what redecide replays from the deals
 
-    spent = _Schedule(list(looks), "cs")  # no time left: one deal past the previous look
+    spent = Schedule(list(looks), "cs")  # no time left: one deal past the previous look
     assert _fit_to_clock(runs, spent, 2, time.monotonic() - 1.0, *args) == looks[1] + 1
 
-    planned = _Schedule(list(looks), "sprt")  # planned designs never run with a budget
+    planned = Schedule(list(looks), "sprt")  # planned designs never run with a budget
     assert _fit_to_clock(runs, planned, 2, time.monotonic(), *args) == looks[2]
 
 

@@ -109,7 +109,7 @@ def check_scheduler_address(address: str, what: str = "executor") -> str:
     return address.strip()
 
 
-def _check_players(game: Game, players: Any, n_players: int) -> None:
+def check_players(game: Game, players: Any, n_players: int) -> None:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ConfigError(f"players must be a list of player names (one per seat), got {players!r}")
     if len(players) != n_players:
@@ -122,7 +122,7 @@ def _check_players(game: Game, players: Any, n_players: int) -> None:
         game.player(p)  # refuses unknown names before any work starts
 
 
-def _check_executor(executor: Any, what: str) -> None:
+def check_executor(executor: Any, what: str) -> None:
     if executor is None or isinstance(executor, Executor):
         return
     if isinstance(executor, str):

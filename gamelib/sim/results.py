@@ -104,7 +104,7 @@ def tidy(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _empty_table(config: Any, players: Sequence[Any], rotate_deals: bool = False) -> pd.DataFrame:
+def empty_table(config: Any, players: Sequence[Any], rotate_deals: bool = False) -> pd.DataFrame:
     import pandas as pd
 
     head = [*PROVENANCE[:5], "deal_rotation", *PROVENANCE[5:]] if rotate_deals else PROVENANCE

@@ -33,11 +33,11 @@ from gamelib.registry import GAMES
 from gamelib.sim import executors
 from gamelib.sim.checks import (
     Names,
-    _check_executor,
-    _check_players,
     check_columns,
+    check_executor,
     check_folder,
     check_output_path,
+    check_players,
     check_rotate_deals,
 )
 from gamelib.sim.chunks import (
@@ -53,8 +53,8 @@ from gamelib.sim.chunks import (
 )
 from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import run_chunks
-from gamelib.sim.results import _empty_table, slim, tidy
-from gamelib.sim.store import DealRanges, PartStore, _join_files, _write_whole
+from gamelib.sim.results import empty_table, slim, tidy
+from gamelib.sim.store import DealRanges, PartStore, join_files, write_whole
 
 if TYPE_CHECKING:  # pandas: imported once a table is made
     import pandas as pd
@@ -132,7 +132,7 @@ def simulate(
         raise ConfigError(f"{name('n_games')} must be a whole number ≥ 0, got {n_games!r}")
     check_seed(seed, name("seed"))
     probe = game.new_state(config, random.Random(0))
-    _check_players(game, players, probe.n_players)
+    check_players(game, players, probe.n_players)
     try:
         engine = engine_for(game, players, engine)
     except ConfigError as exc:
@@ -149,7 +149,7 @@ def simulate(
         if not isinstance(value, bool):
             raise ConfigError(f"{name(flag)} must be True or False, got {value!r}")
     check_rotate_deals(game, rotate_deals, name("rotate_deals"))
-    _check_executor(executor, name("executor"))
+    check_executor(executor, name("executor"))
     records_path = (
         check_output_path(records, name("records"), ".jsonl") if records is not None else None
     )
@@ -242,7 +242,7 @@ def simulate(
             rec_path = None
             if rec_dir is not None:
                 rec_path = rec_dir / f"part-{start}-{stop}.jsonl"
-                _write_whole(rec_path, recs)
+                write_whole(rec_path, recs)
             if store is not None:
                 store.save(start, stop, df, want_records)
             elif deal_cache is not None:
@@ -267,7 +267,7 @@ def simulate(
             shutil.rmtree(scratch, ignore_errors=True)
     ordered = [parts[k] for k in sorted(parts)]
     if records_path is not None:
-        _join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
+        join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     if streaming:
@@ -290,7 +290,7 @@ def simulate(
     table = (
         tidy(pd.concat(frames, ignore_index=True))
         if frames and n_games
-        else _empty_table(config, players, rotate_deals)
+        else empty_table(config, players, rotate_deals)
     )
     if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
         raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
@@ -484,7 +484,7 @@ def sweep(
         for lineup in lineups:
             # a one-player line-up fills every seat (so player counts can be swept)
             seated = list(lineup) * seats if len(lineup) == 1 else lineup
-            _check_players(g, seated, seats)  # every line-up checked before the first game
+            check_players(g, seated, seats)  # every line-up checked before the first game
             plan.append((setup, cfg, seated))
     tables = []
     runs = []

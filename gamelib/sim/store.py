@@ -109,7 +109,7 @@ class DealRanges:
         return gaps
 
 
-def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
+def join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
     """Concatenate chunk files in order under a temporary name, then rename: never a half-file."""
     tmp = _temporary(path)
     try:
@@ -125,7 +125,7 @@ def _join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
         ) from exc
 
 
-def _write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
+def write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
     """Write a records file under a temporary name and rename it: never a half-file."""
     tmp = _temporary(path)
     write_records(tmp, records)

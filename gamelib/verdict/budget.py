@@ -68,7 +68,7 @@ def stopped(
     return f"{kind} {why}: {kept} finished deals {where}"
 
 
-def _read_manifest(path: Any, kind: str) -> Any:
+def read_manifest(path: Any, kind: str) -> Any:
     """A resume folder's ``verdict.json`` / ``compare.json``, or a one-line error naming it."""
     import json
 

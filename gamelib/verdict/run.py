@@ -57,10 +57,10 @@ from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.executors import LazyPool, run_chunks
 from gamelib.sim.results import tidy
 from gamelib.sim.store import DealRanges, PartStore
-from gamelib.verdict.budget import Clock, _read_manifest, check_minutes, need_columns, stopped
+from gamelib.verdict.budget import Clock, check_minutes, need_columns, read_manifest, stopped
 from gamelib.verdict.designs import check_design, decide_streams_with, two_sided
 from gamelib.verdict.questions import Fair, Question, Skill, Stalls, Target
-from gamelib.verdict.schedule import _context, _Schedule, question_looks, refuse_budget
+from gamelib.verdict.schedule import Schedule, question_context, question_looks, refuse_budget
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, look_schedule
 
 __all__ = [
@@ -134,7 +134,7 @@ def decide(
         raise ValueError("the run tables of one decision must hold the same deals")
     design = check_design(design)
     looks = list(looks) if looks is not None else look_schedule(n, first_batch)
-    ctx = _context(tables, stronger, weaker)
+    ctx = question_context(tables, stronger, weaker)
     streams, bands = question.streams(list(tables), **ctx)
     used = design if two_sided(bands) else "cs"
     if used == "cs" and design != "cs":  # a one-sided claim: the confidence sequences, so far
@@ -298,7 +298,7 @@ def attach_runs(
                 f"resume {folder} holds the chunks of a simulate run, not a {kind}'s; use "
                 "another folder"
             )
-        if manifest.exists() and _read_manifest(manifest, kind) != call:
+        if manifest.exists() and read_manifest(manifest, kind) != call:
             another = "comparison's" if kind == "compare" else f"{kind}'s"
             raise ConfigError(
                 f"{name('resume')} {folder} holds another {another} deals; use another folder "
@@ -343,7 +343,7 @@ def play_units(
     try:
         for u, unit in enumerate(units):
             looks = look_schedule(max(1, how.max_games // unit.per_deal), how.first_batch)
-            schedule = _Schedule(looks, design)
+            schedule = Schedule(looks, design)
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
             for i, _ in schedule.steps():
@@ -715,7 +715,7 @@ def _play_chunks(
 
 def _fit_to_clock(
     unit_runs: Sequence[Run],
-    schedule: _Schedule,
+    schedule: Schedule,
     i: int,
     deadline: float | None,
     cores: int,
@@ -729,7 +729,7 @@ def _fit_to_clock(
     the unit's runs still lack are costed at the seconds a deal they have measured (a few deals
     are played first to measure it, when a run has not played here yet); a look that would not
     finish in time is moved down to the deals that fit (at least one past the previous look)
-    and becomes the unit's last (:meth:`_Schedule.cut`).  Stopping there is valid: the
+    and becomes the unit's last (:meth:`Schedule.cut`).  Stopping there is valid: the
     confidence sequences hold at any stopping time (Howard et al. 2021, Waudby-Smith & Ramdas
     2023).  Without this a unit stopped only at its first look past the deadline, overrunning
     its share of the budget by up to one batch and starving the units after it."""

@@ -18,7 +18,7 @@ from gamelib.verdict.questions import Question
 __all__ = ["question_looks", "refuse_budget"]
 
 
-def _context(
+def question_context(
     tables: Sequence[pd.DataFrame], stronger: str | None, weaker: str | None
 ) -> dict[str, Any]:
     seats = len([c for c in tables[0].columns if c.startswith("player_")])
@@ -38,13 +38,13 @@ def question_looks(
     """The deal counts at which ``design`` looks at ``question`` when a run may look at
     ``looks`` (:func:`gamelib.verdict.designs.design_looks`; a one-sided claim: ``looks``).
     ``tables``: any of the unit's games (a question's bands do not depend on them)."""
-    _, bands = question.streams(list(tables), **_context(tables, stronger, weaker))
+    _, bands = question.streams(list(tables), **question_context(tables, stronger, weaker))
     if not two_sided(bands):
         return list(looks)
     return design_looks(design, bands, alpha, beta, looks)
 
 
-class _Schedule:
+class Schedule:
     """A unit's deal counts to play to and which question looks at each.  Under ``"cs"``
     the batch schedule, every question at every look (as before designs); under another design
     each question's own looks (:func:`question_looks`, planned once the first batch is in),
@@ -87,7 +87,7 @@ class _Schedule:
         self.looks = [*self.looks[:i], upto]
 
     def looks_at(self, i: int) -> list[int]:
-        """The ``looks`` :func:`decide` takes at step ``i``."""
+        """The ``looks`` :func:`~gamelib.verdict.run.decide` takes at step ``i``."""
         return self.looks[: i + 1] if self.design == "cs" else self.looks
 
 
