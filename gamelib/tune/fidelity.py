@@ -60,49 +60,49 @@ import pandas as pd
 from gamelib.core import ConfigError, Game, check_seed, config_to_json
 from gamelib.registry import get_game
 from gamelib.tune.halving import (
-    _OUTCOME,
+    OUTCOME_COLUMNS,
     Recommendation,
     Stages,
-    _combine,
-    _store,
     cache_folder,
+    combine_games,
     compare_top,
     find_search,
     halve,
     recommend,
     rung_sizes,
     serves,
+    store_search,
 )
 from gamelib.tune.report import rejection_words, search_summary, seconds_text
 from gamelib.tune.rungs import (
     ROW,
     Rung,
-    _key,
-    _provenance,
-    _questions,
-    _records,
-    _rungs,
     judge,
+    parse_goal,
+    parse_rungs,
     question_text,
     rung_rows,
+    spec_key,
     standing,
+    tagged_runs,
+    verdict_records,
 )
 from gamelib.tune.space import (
-    _is_int,
     build_config,
     check_printable,
     check_space,
+    is_int,
     parse_space,
     space_text,
     values_from_params,
 )
 from gamelib.tune.study import (
     TuneError,
-    _base_config,
-    _finished,
-    _suggest,
+    base_config,
+    finished_trials,
     open_study,
     run_trials,
+    suggest_values,
     trials_table,
 )
 from gamelib.verdict import Question, Target
@@ -174,14 +174,14 @@ def _parts(
     """A search's game, original rules, checked space, goal, constraints, rungs and top."""
     from gamelib.sim import n_seats
 
-    game, base = _base_config(game_or_config, setup)
-    g, cs = _questions(goal, constraints)
+    game, base = base_config(game_or_config, setup)
+    g, cs = parse_goal(goal, constraints)
     if isinstance(g, Target) != (
         n_seats(base) == 1
     ):  # refused before any game, as the verdict would
         want = "target:RATE:MARGIN (a solitaire)" if n_seats(base) == 1 else "fair:MARGIN"
         raise ConfigError(f"goal {question_text(g)}: {game.name} asks {want}")
-    ladder, top_rung = _rungs(rungs, top)
+    ladder, top_rung = parse_rungs(rungs, top)
     for rung in [*ladder, top_rung]:
         for p in rung.levels():
             game.player(p)  # an unknown level is refused before any game
@@ -217,13 +217,13 @@ def search_spec(
     from gamelib.verdict.budget import check_minutes
 
     check_seed(seed, "seed")
-    if not _is_int(budget) or budget < 1:
+    if not is_int(budget) or budget < 1:
         raise TuneError(f"budget must be a whole number ≥ 1 (trials), got {budget!r}")
-    if not _is_int(keep) or keep < 1:
+    if not is_int(keep) or keep < 1:
         raise ConfigError(f"keep must be a whole number ≥ 1, got {keep!r}")
-    if not _is_int(eta) or eta < 2:
+    if not is_int(eta) or eta < 2:
         raise ConfigError(f"eta must be a whole number ≥ 2, got {eta!r}")
-    if not _is_int(finalists) or finalists < 1:
+    if not is_int(finalists) or finalists < 1:
         raise ConfigError(f"finalists must be a whole number ≥ 1, got {finalists!r}")
     check_minutes(max_minutes)
     for what, v in (("alpha", alpha), ("beta", beta)):
@@ -258,7 +258,7 @@ def search_spec(
         "confirm_seed": confirm_seed,
     }
     if compare_games is not None:  # a search with the default budget keeps its old spec
-        if not _is_int(compare_games) or compare_games < 0:
+        if not is_int(compare_games) or compare_games < 0:
             raise ConfigError(f"compare_games must be a whole number ≥ 0, got {compare_games!r}")
         spec["compare_games"] = compare_games
     if max_minutes is not None:  # a search without a time budget keeps its old spec
@@ -366,7 +366,7 @@ def search(
     study = open_study(storage, {k: spec[k] for k in _SCREEN}, seed, n_jobs)
 
     def run(trial: Any) -> float:
-        values = _suggest(trial, checked)
+        values = suggest_values(trial, checked)
         try:
             config = build_config(base, values)
         except ConfigError as exc:
@@ -386,11 +386,11 @@ def search(
         )
         mark = standing(rows, ladder[0], g)
         trial.set_user_attr("rejected", mark["rejected"])
-        trial.set_user_attr("verdicts", _records(rows))
+        trial.set_user_attr("verdicts", verdict_records(rows))
         return float(mark["value"])
 
     stages = 1 + (len(ladder) - 1) + 1 + comparing
-    timeout = clock.start(stages, budget - _finished(study))
+    timeout = clock.start(stages, budget - finished_trials(study))
     run_trials(study, run, budget, n_jobs, progress, storage, timeout=timeout)
     seconds["screen"] = time.perf_counter() - t0
     trials = trials_table(study, checked)
@@ -410,7 +410,9 @@ def search(
         tables: dict[str, list[pd.DataFrame]] = {}
         resume = None
         if folder is not None:
-            resume = folder / "runs" / _key(config_to_json(config), rung.text(), s, a, spec["goal"])
+            resume = (
+                folder / "runs" / spec_key(config_to_json(config), rung.text(), s, a, spec["goal"])
+            )
         t = time.perf_counter()
         rows = judge(
             config,
@@ -428,7 +430,7 @@ def search(
         )
         stage = "top" if label == len(ladder) else f"rung {label}"
         seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - t
-        games.extend(_provenance(config, tables, s, rules=name, rung=label))
+        games.extend(tagged_runs(config, tables, s, rules=name, rung=label))
         return rows[ROW]
 
     candidates = {k: v for k, v in configs.items() if k != "original"}
@@ -487,13 +489,13 @@ def search(
         executor=executor,
     )
     seconds["compare"] = time.perf_counter() - t0
-    combined = _combine(games + compared)
+    combined = combine_games(games + compared)
     rejected_at = None if final or not candidates else rejection_words(rung_table, g.name)
     rec = recommend(top_table, configs, top_rung, finalists=final, rejected_at=rejected_at)
     result = SearchResult(spec, trials, rung_table, top_table, eff, rec, configs, combined, seconds)
     if folder is None:
         return result
-    _store(folder, result)
+    store_search(folder, result)
     return load_search(folder)  # what a rerun reads back (its seconds rounded as stored)
 
 
@@ -551,7 +553,7 @@ def recheck_search(folder: str | Path, trials: int = 2, deals: int = 1) -> list[
     game = get_game(spec["game"])
     base = config_from_json(game, spec["base"])
     space = parse_space(game, spec["space"])
-    g, cs = _questions(spec["goal"], spec["constraints"])
+    g, cs = parse_goal(spec["goal"], spec["constraints"])
     screen = Rung.parse(spec["screen"])
     out: list[dict[str, Any]] = []
     for r in result.trials.head(trials).to_dict("records"):
@@ -598,7 +600,7 @@ def recheck_search(folder: str | Path, trials: int = 2, deals: int = 1) -> list[
             workers=1,
             progress=False,
         )
-        cols = [c for c in _OUTCOME if c in fresh.columns] + [
+        cols = [c for c in OUTCOME_COLUMNS if c in fresh.columns] + [
             c for c in fresh.columns if c.startswith(("win_", "player_"))
         ]
         a = fresh[cols].astype(str).reset_index(drop=True)

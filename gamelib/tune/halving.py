@@ -39,8 +39,8 @@ import pandas as pd
 from gamelib.core import ConfigError, config_to_json
 from gamelib.registry import get_game
 from gamelib.tune.report import verdict_words
-from gamelib.tune.rungs import ROW, Rung, _key, _provenance, rung_rows, standing
-from gamelib.tune.space import _is_int, changed
+from gamelib.tune.rungs import ROW, Rung, rung_rows, spec_key, standing, tagged_runs
+from gamelib.tune.space import changed, is_int
 from gamelib.verdict import HOLDS, Question
 
 __all__ = [
@@ -95,9 +95,9 @@ def halve(
     first ``finalists`` candidates).  Returns the verdict rows (with ``rung`` r, ``rules``,
     ``rejected``, ``rank`` — 0 when rejected or the original — and ``promoted``) and the
     finalists' names, best first."""
-    if not _is_int(eta) or eta < 2:
+    if not is_int(eta) or eta < 2:
         raise ConfigError(f"eta must be a whole number ≥ 2, got {eta!r}")
-    if not _is_int(finalists) or finalists < 1:
+    if not is_int(finalists) or finalists < 1:
         raise ConfigError(f"finalists must be a whole number ≥ 1, got {finalists!r}")
     alive = list(candidates)
     if not rungs:
@@ -260,7 +260,7 @@ def compare_top(
     frames, played = [], []
     for name in final:
         tables: dict[str, list[pd.DataFrame]] = {}
-        folder = None if resume is None else resume / _key("compare", name, seed, alpha)
+        folder = None if resume is None else resume / spec_key("compare", name, seed, alpha)
         rows = compare(
             configs["original"],
             configs[name],
@@ -284,7 +284,7 @@ def compare_top(
                 ("original", configs["original"], base_t),
                 (name, configs[name], variant_t),
             ):
-                played += _provenance(
+                played += tagged_runs(
                     cfg, {unit: [t]}, seed, rules=rules, rung=label, unit=f"compare {name}"
                 )
     return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), played
@@ -387,7 +387,7 @@ def cache_folder(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Pa
     from gamelib.sim.deals import cache_root
 
     root, _ = cache_root(cache)
-    return root / "tune" / _key(_unbudgeted(spec))
+    return root / "tune" / spec_key(_unbudgeted(spec))
 
 
 def find_search(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Path | None:
@@ -433,13 +433,13 @@ def store_remade(cache: bool | str | Path = True) -> list[tuple[Path, Path]]:
     return done
 
 
-def _combine(games: list[pd.DataFrame]) -> pd.DataFrame | None:
+def combine_games(games: list[pd.DataFrame]) -> pd.DataFrame | None:
     from gamelib.sim import combine
 
     return combine(games) if games else None
 
 
-def _store(folder: Path, result: Any) -> None:
+def store_search(folder: Path, result: Any) -> None:
     """Write a finished search (a :class:`gamelib.tune.fidelity.SearchResult`) to ``folder``:
     its games (the outcome columns a verdict reads) and ``ladder.json``; its ``runs/`` go."""
     from gamelib.sim import save
@@ -469,11 +469,11 @@ def _store(folder: Path, result: Any) -> None:
 
 
 #: the outcome columns a verdict reads (the rest of a run's row is dropped when stored)
-_OUTCOME = ("winner", "n_winners", "reason", "turns")
+OUTCOME_COLUMNS = ("winner", "n_winners", "reason", "turns")
 
 
 def _slim(games: pd.DataFrame) -> pd.DataFrame:
     from gamelib.sim import slim
 
-    cols = [*_OUTCOME, *(c for c in games.columns if c.startswith("win_"))]
+    cols = [*OUTCOME_COLUMNS, *(c for c in games.columns if c.startswith("win_"))]
     return slim(games, [c for c in cols if c in games.columns])

@@ -260,7 +260,7 @@ def standing(rows: pd.DataFrame, rung: Rung, goal: Question) -> dict[str, Any]:
     }
 
 
-def _questions(goal: Question | str, constraints: Sequence[Question | str]) -> tuple[Any, Any]:
+def parse_goal(goal: Question | str, constraints: Sequence[Question | str]) -> tuple[Any, Any]:
     g = parse_question(goal) if isinstance(goal, str) else goal
     cs = [parse_question(c) if isinstance(c, str) else c for c in constraints]
     if not isinstance(g, Fair | Target):
@@ -274,7 +274,7 @@ def _questions(goal: Question | str, constraints: Sequence[Question | str]) -> t
     return g, cs
 
 
-def _rungs(rungs: Sequence[Rung | str], top: Rung | str) -> tuple[list[Rung], Rung]:
+def parse_rungs(rungs: Sequence[Rung | str], top: Rung | str) -> tuple[list[Rung], Rung]:
     out = [Rung.parse(r) if isinstance(r, str) else r for r in rungs]
     top_rung = Rung.parse(top) if isinstance(top, str) else top
     if not out:
@@ -282,11 +282,11 @@ def _rungs(rungs: Sequence[Rung | str], top: Rung | str) -> tuple[list[Rung], Ru
     return out, top_rung
 
 
-def _key(*parts: Any) -> str:
+def spec_key(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _provenance(
+def tagged_runs(
     config: Any, tables: Mapping[str, list[pd.DataFrame]], seed: int, **tags: Any
 ) -> list[pd.DataFrame]:
     """Each unit's games as a run table with the provenance simulate gives the same games
@@ -309,7 +309,7 @@ def _provenance(
     return out
 
 
-def _records(rows: pd.DataFrame) -> list[dict[str, Any]]:
+def verdict_records(rows: pd.DataFrame) -> list[dict[str, Any]]:
     """Verdict rows as JSON-able records."""
     out = json.loads(rows[ROW].to_json(orient="records"))
     return list(out)

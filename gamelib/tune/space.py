@@ -104,13 +104,13 @@ class Choice:
     def text(self) -> str:
         """The choices as the command line writes them."""
         sep = ";" if any(isinstance(v, tuple) for v in self.values) else ","
-        return sep.join(_value_text(v) for v in self.values)
+        return sep.join(value_text(v) for v in self.values)
 
 
 Domain = IntRange | FloatRange | Choice
 
 
-def _value_text(v: Any) -> str:
+def value_text(v: Any) -> str:
     if isinstance(v, tuple):
         return ",".join(map(str, v))
     if v is None:
@@ -190,7 +190,7 @@ def _check_domain(game: Game, base: Any, name: str, domain: Any) -> Domain:
     scalar, optional, is_tuple = _field_kind(game, base, name)
     if isinstance(domain, tuple) and len(domain) == 2 and not is_tuple:
         lo, hi = domain
-        domain = IntRange(lo, hi) if all(_is_int(x) for x in domain) else FloatRange(lo, hi)
+        domain = IntRange(lo, hi) if all(is_int(x) for x in domain) else FloatRange(lo, hi)
     elif isinstance(domain, list):
         domain = Choice(domain)
     if isinstance(domain, IntRange | FloatRange):
@@ -204,7 +204,7 @@ def _check_domain(game: Game, base: Any, name: str, domain: Any) -> Domain:
             math.isfinite(x) for x in nums
         ):
             raise ConfigError(f"space: {name}: a range needs finite numbers, got {domain!r}")
-        if isinstance(domain, IntRange) and not all(_is_int(x) for x in nums):
+        if isinstance(domain, IntRange) and not all(is_int(x) for x in nums):
             raise ConfigError(f"space: {name}: a whole-number range needs ints, got {domain!r}")
         if isinstance(domain, FloatRange) and scalar is int:
             raise ConfigError(
@@ -227,7 +227,7 @@ def _check_domain(game: Game, base: Any, name: str, domain: Any) -> Domain:
             ok = (v is None and optional) or (
                 isinstance(v, tuple)
                 if is_tuple
-                else _is_int(v)
+                else is_int(v)
                 if scalar is int
                 else isinstance(v, bool)
                 if scalar is bool
@@ -244,7 +244,7 @@ def _check_domain(game: Game, base: Any, name: str, domain: Any) -> Domain:
     )
 
 
-def _is_int(x: object) -> bool:
+def is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -281,9 +281,9 @@ def parse_space(game: str | Game, items: Sequence[str]) -> dict[str, Domain]:
                 lo_v: Any = _number(rng.group(1))
                 hi_v: Any = _number(rng.group(2))
                 step: Any = _number(rng.group(3)) if rng.group(3) else None
-                if scalar is float and all(_is_int(x) for x in (lo_v, hi_v)):
+                if scalar is float and all(is_int(x) for x in (lo_v, hi_v)):
                     lo_v, hi_v = float(lo_v), float(hi_v)
-                if all(_is_int(x) for x in (lo_v, hi_v)) and (step is None or _is_int(step)):
+                if all(is_int(x) for x in (lo_v, hi_v)) and (step is None or is_int(step)):
                     domain: Any = IntRange(lo_v, hi_v, 1 if step is None else step)
                 else:
                     domain = FloatRange(float(lo_v), float(hi_v), step)
@@ -393,7 +393,7 @@ def values_from_params(space: Mapping[str, Domain], params: Mapping[str, Any]) -
     for name, d in space.items():
         v = params[name]
         if isinstance(d, Choice):
-            v = d.values[[_value_text(x) for x in d.values].index(v)]
+            v = d.values[[value_text(x) for x in d.values].index(v)]
         elif isinstance(d, FloatRange) and d.step is not None:
             v = snap(d, v)
         out[name] = v
@@ -406,7 +406,7 @@ def changed(original: Any, config: Any) -> str:
     for f in dataclasses.fields(original):
         a, b = getattr(original, f.name), getattr(config, f.name)
         if a != b and f.name != "setup":
-            diffs.append(f"{f.name}={_value_text(b)}")
+            diffs.append(f"{f.name}={value_text(b)}")
     return ", ".join(diffs) or "(the original rules)"
 
 
@@ -505,7 +505,7 @@ def space_table(space: Mapping[str, Domain]) -> pd.DataFrame:
             {
                 "field": name,
                 "domain": d.text(),
-                "values": " · ".join(_value_text(v) for v in values),
+                "values": " · ".join(value_text(v) for v in values),
                 "count": len(values),
             }
         )

@@ -57,14 +57,14 @@ from gamelib.tune.space import (
     Domain,
     FloatRange,
     IntRange,
-    _is_int,
-    _value_text,
     build_config,
     check_printable,
     check_space,
+    is_int,
     parse_space,
     snap,
     space_text,
+    value_text,
     values_from_params,
 )
 
@@ -87,7 +87,7 @@ class TuneError(GamelibError):
     """A tuning run that cannot go on (bad budget, an unusable storage folder, interrupted)."""
 
 
-def _base_config(game_or_config: Any, setup: str | None) -> tuple[Game, Any]:
+def base_config(game_or_config: Any, setup: str | None) -> tuple[Game, Any]:
     from gamelib.sim import game_of
 
     if isinstance(game_or_config, str):
@@ -209,7 +209,7 @@ def _sampler(seed: int, n_jobs: int) -> Any:
     return Reseeded()
 
 
-def _suggest(trial: Any, space: Mapping[str, Domain]) -> dict[str, Any]:
+def suggest_values(trial: Any, space: Mapping[str, Domain]) -> dict[str, Any]:
     """One trial's values: Optuna's suggestions, a grid's snapped to its points."""
     values: dict[str, Any] = {}
     for name, d in space.items():
@@ -219,7 +219,7 @@ def _suggest(trial: Any, space: Mapping[str, Domain]) -> dict[str, Any]:
             v = trial.suggest_float(name, d.lo, d.hi, step=d.step)
             values[name] = v if d.step is None else snap(d, v)
         else:
-            labels = [_value_text(v) for v in d.values]
+            labels = [value_text(v) for v in d.values]
             values[name] = d.values[labels.index(trial.suggest_categorical(name, labels))]
     return values
 
@@ -296,15 +296,15 @@ def tune(
     """
     import optuna
 
-    game, base = _base_config(game_or_config, setup)
+    game, base = base_config(game_or_config, setup)
     check_seed(seed, "seed")
-    if not _is_int(budget) or budget < 1:
+    if not is_int(budget) or budget < 1:
         raise TuneError(f"budget must be a whole number ≥ 1 (trials), got {budget!r}")
-    if not _is_int(n_games) or n_games < 1:
+    if not is_int(n_games) or n_games < 1:
         raise ConfigError(f"n_games must be a whole number ≥ 1, got {n_games!r}")
-    if not _is_int(n_jobs) or n_jobs < 1:
+    if not is_int(n_jobs) or n_jobs < 1:
         raise ConfigError(f"n_jobs must be a whole number ≥ 1, got {n_jobs!r}")
-    if not _is_int(top) or top < 1:
+    if not is_int(top) or top < 1:
         raise ConfigError(f"top must be a whole number ≥ 1, got {top!r}")
     from gamelib.sim import n_seats
     from gamelib.stats import games_for_half_width
@@ -317,7 +317,7 @@ def tune(
             confirm_games = games_for_half_width(precision)
         except ValueError as exc:
             raise ConfigError(f"precision: {exc}") from None
-    elif not _is_int(confirm_games) or confirm_games < 1:
+    elif not is_int(confirm_games) or confirm_games < 1:
         raise ConfigError(f"confirm_games must be a whole number ≥ 1, got {confirm_games!r}")
     checked = check_space(game, base, space)
     if printable:
@@ -339,7 +339,7 @@ def tune(
     study = open_study(storage, spec, seed, n_jobs)
 
     def run(trial: Any) -> float:
-        values = _suggest(trial, checked)
+        values = suggest_values(trial, checked)
         try:
             config = build_config(base, values)
         except ConfigError as exc:
@@ -422,7 +422,7 @@ def run_trials(
     starting none after ``timeout`` seconds; Ctrl-C is a TuneError saying how many are kept."""
     import optuna
 
-    left = budget - _finished(study)
+    left = budget - finished_trials(study)
     if left <= 0:
         return
     try:
@@ -433,15 +433,15 @@ def run_trials(
             )
     except KeyboardInterrupt:
         kept = (
-            f"{_finished(study)} of {budget} trials are kept in {storage}; rerun the same "
+            f"{finished_trials(study)} of {budget} trials are kept in {storage}; rerun the same "
             "call to continue"
             if storage
-            else f"{_finished(study)} trials had finished; pass storage=FOLDER to keep them"
+            else f"{finished_trials(study)} trials had finished; pass storage=FOLDER to keep them"
         )
         raise TuneError(f"tuning interrupted: {kept}") from None
 
 
-def _finished(study: Any) -> int:
+def finished_trials(study: Any) -> int:
     from optuna.trial import TrialState
 
     return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
