@@ -376,10 +376,14 @@ def held(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> in
     return _held(job, spec, cache)
 
 
-def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> int:
+def _entry(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> RunCache:
+    """The job's run in the study cache and the stored tier."""
     root, what = cache_root(cache)
-    entry = RunCache(spec, root, job.per_deal, what, need=job.columns)
-    return DealRanges.of(entry.parts(job.deals, spec["seed"])).prefix()
+    return RunCache(spec, root, job.per_deal, what, need=job.columns)
+
+
+def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> int:
+    return DealRanges.of(_entry(job, spec, cache).parts(job.deals, spec["seed"])).prefix()
 
 
 def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> float:
@@ -583,9 +587,7 @@ class Budget:
 
     def _tiers(self, job: Job) -> tuple[int, int]:
         spec = run_spec(job.config, job.players, job.deals, self.seed, job.rotate_seats)
-        root, what = cache_root(self.cache)
-        entry = RunCache(spec, root, job.per_deal, what, need=job.columns)
-        return entry.tiers(spec["seed"])
+        return _entry(job, spec, self.cache).tiers(spec["seed"])
 
     def share(self, need: float, future: Sequence[float]) -> float:
         """This call's minutes: all it needs when every call's need fits what is left (and its

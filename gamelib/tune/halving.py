@@ -390,15 +390,20 @@ def cache_folder(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Pa
     return root / "tune" / spec_key(_unbudgeted(spec))
 
 
+def _stored_searches() -> list[Path]:
+    """The stored tier's search folders (each holding a ``ladder.json``)."""
+    from gamelib.sim.deals import stored_folders
+
+    return sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json"))
+
+
 def find_search(spec: Mapping[str, Any], cache: bool | str | Path = True) -> Path | None:
     """The folder of a finished search that answers ``spec`` (:func:`serves`): a stored one
     (any folder holding a ``ladder.json`` in the stored tier,
     :func:`gamelib.sim.deals.stored_folders`: ``data/results/`` unless ``$GAMELIB_STORED``
     says otherwise), else the study cache's (:func:`cache_folder`; ``cache=False``: the stored
     tier only); None when neither holds one."""
-    from gamelib.sim.deals import stored_folders
-
-    folders = sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json"))
+    folders = _stored_searches()
     if cache is not False:
         folders.append(cache_folder(spec, cache))
     for folder in folders:
@@ -417,10 +422,8 @@ def store_remade(cache: bool | str | Path = True) -> list[tuple[Path, Path]]:
     whose search the cache holds finished (:func:`cache_folder` of its specification, whatever
     the time budget) is replaced by the cache's copy, so ``make results`` remakes 05's searches
     like every other stored study.  Returns (stored folder, remade folder) per replacement."""
-    from gamelib.sim.deals import stored_folders
-
     done = []
-    for stored in sorted(p.parent for f in stored_folders() for p in f.glob("*/ladder.json")):
+    for stored in _stored_searches():
         try:
             spec = json.loads((stored / "ladder.json").read_text())["spec"]
         except (OSError, ValueError, KeyError, TypeError):
