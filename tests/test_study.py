@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from gamelib.core import ConfigError
 from gamelib.garner import GARNER
 from gamelib.sim import save, simulate, sweep
+from gamelib.sim.chunks import ChunkJob
 from gamelib.study import Budget, Job, ParameterError, check, held, plan
 from gamelib.verdict import Fair, Stalls, verdict
 
@@ -195,7 +196,10 @@ class _TimedRun:
     """A unit's run as :func:`_fit_to_clock` sees it: deals held and seconds a deal."""
 
     def __init__(self, covered: int, seconds: float) -> None:
-        self.n, self.seconds_per_deal = covered, seconds
+        from gamelib.sim.executors import Timing
+
+        self.n, self.timing = covered, Timing()
+        self.timing.seconds_per_deal = seconds
 
     def covered(self) -> int:
         return self.n
@@ -204,14 +208,13 @@ class _TimedRun:
 def test_a_look_that_would_overrun_the_budget_moves_down_to_the_deals_that_fit() -> None:
     import time
 
-    from gamelib.sim.checks import Names
-    from gamelib.verdict.run import _fit_to_clock
+    from gamelib.verdict.run import Place, _fit_to_clock
     from gamelib.verdict.schedule import Schedule
     from gamelib.verdict.sequential import look_schedule
 
     looks = look_schedule(10_000)
     runs = [_TimedRun(looks[1], 0.1), _TimedRun(looks[1], 0.1)]  # 0.2 s a deal for the unit
-    args = (1, None, None, Names(None))
+    args = (Place(1, None, None, "executor"),)
 
     free = Schedule(list(looks), "cs")  # no deadline: the scheduled look
     assert _fit_to_clock(runs, free, 2, None, *args) == looks[2]
@@ -318,44 +321,70 @@ def test_the_cache_command_says_where_it_is_and_clears_it(tmp_path: Path) -> Non
     assert bad.returncode == 2 and "drop --resume" in bad.stderr
 
 
-class _UntimedRun:
-    """A run the cache served up to ``covered`` deals, not yet timed in this process."""
-
-    def __init__(self, covered: int) -> None:
-        self.n, self.seconds_per_deal = covered, 0.0
-
-    def missing(self, upto: int) -> list[tuple[int, int]]:
-        return [(self.n, upto)] if upto > self.n else []
-
-
 @pytest.mark.parametrize(("seconds", "rest_on"), [(0.5, "pool"), (1e-6, None)])
 def test_an_untimed_run_times_a_few_deals_before_a_long_batch(
     monkeypatch: pytest.MonkeyPatch, seconds: float, rest_on: str | None
 ) -> None:
-    import gamelib.verdict.run as vrun
-    from gamelib.sim.checks import Names
+    import gamelib.sim.executors as executors
+    from gamelib.sim.executors import LazyPool, Timing, run_chunks
 
-    calls = []
+    calls: list[tuple[tuple[int, int], str | None]] = []
 
-    def play_chunks(run, todo, use, cores, name):  # type: ignore[no-untyped-def]
-        calls.append((list(todo), use))
-        run.n = todo[-1][1]
-        if use is None:
-            run.seconds_per_deal = seconds
+    def here(jobs, timing):  # type: ignore[no-untyped-def]
+        for job in jobs:
+            calls.append(((job.start, job.stop), None))
+            timing.seconds_per_deal = seconds
+            yield job.start, (None, [])
 
-    class Pool:
-        def get(self) -> str:
+    def on(pool, jobs, window):  # type: ignore[no-untyped-def]
+        for job in jobs:
+            calls.append(((job.start, job.stop), pool))
+            yield job.start, (None, [])
+
+    class Pool(LazyPool):
+        def get(self) -> str:  # type: ignore[override]
             return "pool"
 
-    monkeypatch.setattr(vrun, "_play_chunks", play_chunks)
-    run = _UntimedRun(4000)
-    vrun._play(run, 6000, 2, None, Pool(), Names(None))  # type: ignore[arg-type]
-    # two probes of `cores` deals here (the first may pay a compile), then the rest where the
+    monkeypatch.setattr(executors, "_here", here)
+    monkeypatch.setattr(executors, "_run_on", on)
+    monkeypatch.setattr(executors, "_note_if_cold", lambda jobs: jobs)
+    timing = Timing()
+    spans = [(4000, 4002), (4002, 4004), *((x, x + 500) for x in range(4004, 6004, 500))]
+    jobs = [ChunkJob(CFG, PLAYERS, 1, a, b, False) for a, b in spans]
+    list(run_chunks(iter(jobs), 2, None, "executor", True, Pool(2), timing))
+    # two probes of a few deals here (the first may pay a compile), then the rest where the
     # measured seconds a deal send it: slow deals to the workers, fast ones stay here
-    assert calls == [([(4000, 4002)], None), ([(4002, 4004)], None), ([(4004, 6000)], rest_on)]
-    calls.clear()
-    vrun._play(_UntimedRun(0), 3, 2, None, Pool(), Names(None))  # type: ignore[arg-type]
-    assert calls == [([(0, 3)], None)]  # a batch of a few deals is its own probe
+    assert calls[:2] == [((4000, 4002), None), ((4002, 4004), None)]
+    assert {where for _, where in calls[2:]} == {rest_on}
+    assert [span for span, _ in calls] == spans
+
+
+def test_a_verdict_batch_is_cut_into_probes_then_chunks_for_the_runner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gamelib.verdict.run as vrun
+
+    asked: list[tuple[list[tuple[int, int]], int, bool]] = []
+
+    def runner(jobs, n_workers, executor, what, here_first, pool, timing):  # type: ignore[no-untyped-def]
+        jobs = list(jobs)
+        asked.append(([(j.start, j.stop) for j in jobs], n_workers, here_first))
+        return iter(())
+
+    monkeypatch.setattr(vrun, "run_chunks", runner)
+    where = vrun.Place(2, None, None, "executor")
+    run = vrun.Run(CFG, PLAYERS, False, 1, 10_000)
+    run.parts[0] = (4000, pd.DataFrame())
+    vrun._play(run, 6000, where)  # not timed here: two probes of `cores` deals, then chunks
+    spans, n, first = asked.pop()
+    assert spans[:3] == [(4000, 4002), (4002, 4004), (4004, 4504)] and spans[-1][1] == 6000
+    assert (n, first) == (2, True)
+    fresh = vrun.Run(CFG, PLAYERS, False, 1, 10_000)
+    vrun._play(fresh, 3, where)  # a batch of a few deals is its own probe
+    assert asked.pop() == ([(0, 3)], 1, False)
+    fresh.timing.seconds_per_deal = 1e-6  # timed and fast: one chunk a range, here
+    vrun._play(fresh, 5000, where)
+    assert asked.pop() == ([(0, 5000)], 1, False)
 
 
 def test_a_measured_cost_is_written_whole_under_the_writers_own_name(

@@ -5,6 +5,7 @@ import json
 import pandas as pd
 import pytest
 
+import gamelib.sim.executors as executors
 import gamelib.verdict.run as vrun
 from gamelib.cli import main
 from gamelib.core import ConfigError, GamelibError
@@ -58,11 +59,12 @@ def test_undecided_at_a_small_budget_names_the_deals_it_would_need():
 def test_same_decision_on_one_worker_and_two():
     args = (garner_a(), ["random", "greedy"], [Fair(), Skill()])
     one = verdict(*args, seed=5, progress=False, workers=1, max_games=3000)
-    vrun.IN_PROCESS_SECONDS, old = 0.0, vrun.IN_PROCESS_SECONDS  # force the worker pool
-    try:
+    executors.WORKER_HANDOFF_SECONDS, old = -1.0, executors.WORKER_HANDOFF_SECONDS
+    executors.WORKER_START_SECONDS, old_start = -1.0, executors.WORKER_START_SECONDS
+    try:  # every batch on the worker pool
         two = verdict(*args, seed=5, progress=False, workers=2, max_games=3000)
     finally:
-        vrun.IN_PROCESS_SECONDS = old
+        executors.WORKER_HANDOFF_SECONDS, executors.WORKER_START_SECONDS = old, old_start
     pd.testing.assert_frame_equal(one, two)
 
 

@@ -3,7 +3,7 @@ of the run would take longer than starting them), on any ``concurrent.futures.Ex
 a Dask cluster; the workers' start-up (exit with the parent) and the cold-cache note.
 
 A run looks up ``chunks.run_chunk`` and this module's ``default_workers``,
-``ProcessPoolExecutor`` and ``WORKER_START_SECONDS`` when it starts, so patching them on
+``ProcessPoolExecutor``, ``WORKER_START_SECONDS`` and ``WORKER_HANDOFF_SECONDS`` when it starts, so patching them on
 :mod:`gamelib.sim.chunks` and :mod:`gamelib.sim.executors` changes what runs (the start-up
 tests do).
 """
@@ -58,6 +58,16 @@ Done = tuple[int, tuple[Any, list[dict[str, Any]]]]
 #: about what starting local worker processes costs, in seconds (spawning Python, importing
 #: gamelib, pandas and numba, loading the compiled core: 1–2 s on a 2-core machine)
 WORKER_START_SECONDS = 2.0
+#: about what handing a batch to workers already started costs, in seconds (pickling the jobs
+#: and the tables back, waiting for the slowest worker)
+WORKER_HANDOFF_SECONDS = 0.5
+
+
+class Timing:
+    """The seconds a deal of one run took in this process (0.0 until some were played here)."""
+
+    def __init__(self) -> None:
+        self.seconds_per_deal = 0.0
 
 
 #: the warning filter handed to multiprocessing's resource tracker (it takes the interpreter's
@@ -95,6 +105,10 @@ class LazyPool:
         self.n_workers = n_workers
         self.pool: ProcessPoolExecutor | None = None
 
+    @property
+    def started(self) -> bool:
+        return self.pool is not None
+
     def get(self) -> ProcessPoolExecutor:
         if self.pool is None:
             self.pool = local_pool(self.n_workers)
@@ -105,31 +119,57 @@ class LazyPool:
             self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
+def worth_workers(seconds: float, n_workers: int, pool: LazyPool | None = None) -> bool:
+    """The one rule for where local chunks play: on ``n_workers`` workers when the work left,
+    ``seconds`` of it in this process, would end sooner there by more than what they cost
+    (starting them, :data:`WORKER_START_SECONDS`, or, for a ``pool`` already started, handing
+    them the batch, :data:`WORKER_HANDOFF_SECONDS`); otherwise in this process."""
+    cost = WORKER_HANDOFF_SECONDS if pool is not None and pool.started else WORKER_START_SECONDS
+    return n_workers > 1 and seconds * (1 - 1 / n_workers) > cost
+
+
 def run_chunks(
-    jobs: Iterator[Job], n_workers: int, executor: Any, what: str, here_first: int = 0
+    jobs: Iterator[Job],
+    n_workers: int,
+    executor: Any,
+    what: str,
+    here_first: bool = False,
+    pool: LazyPool | None = None,
+    timing: Timing | None = None,
 ) -> Iterator[Done]:
-    """Run chunks, yielding (chunk start, result) as they finish.  ``here_first``: the number of
-    chunks, when they may start in this process and go to workers only if the rest would take
-    longer than starting them (:data:`WORKER_START_SECONDS`)."""
+    """Run chunks, yielding (chunk start, result) as they finish: the one runner of gamelib.
+
+    With ``executor`` (a ``concurrent.futures.Executor``, a Dask client or a scheduler
+    address) every chunk goes there; with one worker all play in this process.  Otherwise,
+    with ``here_first``, chunks play in this process, timed (into ``timing``), until
+    :func:`worth_workers` says the rest would end sooner on the workers (from the second chunk
+    on: the first may pay the engine's compile or cache load); without it, all go to the
+    workers.  The workers are ``pool`` (kept across calls: a verdict's looks) or, without one,
+    local workers started here for this call.  Deal *i* is the same game wherever it plays."""
     if executor is None or isinstance(executor, Executor):
         jobs = _note_if_cold(jobs)
-    if executor is None and n_workers > 1 and here_first:
-        t0 = time.perf_counter()
-        for done, job in enumerate(jobs, 1):
-            yield job.start, run_here(job)
-            left = here_first - done
-            rest = left * (time.perf_counter() - t0) / done
-            if left > 1 and rest * (1 - 1 / min(n_workers, left)) > WORKER_START_SECONDS:
-                yield from run_chunks(jobs, min(n_workers, left), None, what)
-                return
-        return
+    timing = timing or Timing()
     if executor is None and n_workers == 1:
-        for job in jobs:
-            yield job.start, run_here(job)
+        yield from _here(jobs, timing)
+        return
+    if executor is None and here_first:
+        left, played = list(jobs), 0
+        while left:
+            job = left.pop(0)
+            yield from _here(iter([job]), timing)
+            played += 1
+            rest = timing.seconds_per_deal * sum(j.stop - j.start for j in left)
+            if played > 1 and worth_workers(rest, min(n_workers, len(left)), pool):
+                break
+        if not left:
+            return
+        jobs, n_workers = iter(left), min(n_workers, len(left))
+    if executor is None and pool is not None:
+        yield from _run_on(pool.get(), jobs, 2 * pool.n_workers)
         return
     if executor is None:
-        with local_pool(n_workers) as pool:
-            yield from _run_on(pool, jobs, 2 * n_workers)
+        with local_pool(n_workers) as workers:
+            yield from _run_on(workers, jobs, 2 * n_workers)
         return
     if isinstance(executor, str):
         client = _connect(executor, what)
@@ -140,6 +180,15 @@ def run_chunks(
         yield from _run_on(executor, jobs, 2 * max(n_workers, default_workers()))
         return
     yield from _run_on_dask(executor, jobs)
+
+
+def _here(jobs: Iterator[Job], timing: Timing) -> Iterator[Done]:
+    """Every chunk in this process, each timed into ``timing``."""
+    for job in jobs:
+        t0 = time.perf_counter()
+        yield job.start, run_here(job)
+        seconds = (time.perf_counter() - t0) / max(1, job.stop - job.start)
+        timing.seconds_per_deal = seconds
 
 
 def run_here(job: Job) -> tuple[Any, list[dict[str, Any]]]:

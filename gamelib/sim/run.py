@@ -234,9 +234,7 @@ def simulate(
     bar.update(sum(len(df) for _, df, _ in parts.values()))
     finished = False
     try:
-        run = run_chunks(
-            jobs, n_workers, executor, name("executor"), here_first=n_chunks if adaptive else 0
-        )
+        run = run_chunks(jobs, n_workers, executor, name("executor"), here_first=adaptive)
         for start, (df, recs) in run:
             stop = start + len(df) // per_game
             rec_path = None

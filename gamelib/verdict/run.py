@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,7 @@ from gamelib.sim import (
 from gamelib.sim.checks import Names, check_rotate_deals
 from gamelib.sim.chunks import ChunkJob
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.executors import LazyPool, run_chunks
+from gamelib.sim.executors import LazyPool, Timing, run_chunks, worth_workers
 from gamelib.sim.results import tidy
 from gamelib.sim.store import DealRanges, PartStore
 from gamelib.verdict.budget import Clock, check_minutes, need_columns, read_manifest, stopped
@@ -180,7 +180,7 @@ class Run:
         self.cap = cap
         self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
         self.store: PartStore | None = None
-        self.seconds_per_deal = 0.0
+        self.timing = Timing()  # the seconds a deal took in this process
 
     @property
     def per_deal(self) -> int:
@@ -332,6 +332,7 @@ def play_units(
     clock = Clock(how.max_minutes)
     cores = min(workers or default_workers(), default_workers())
     pool = LazyPool(cores) if executor is None and cores > 1 else None
+    where = Place(cores, executor, pool, name("executor"))
     bar = None
     if how.progress:
         from tqdm.auto import tqdm
@@ -347,9 +348,9 @@ def play_units(
             decided: dict[int, dict[str, Any]] = {}
             deadline = clock.unit_deadline(len(units) - u)
             for i, _ in schedule.steps():
-                upto = _fit_to_clock(unit.runs, schedule, i, deadline, cores, executor, pool, name)
+                upto = _fit_to_clock(unit.runs, schedule, i, deadline, where)
                 for r in unit.runs:
-                    _play(r, upto, cores, executor, pool, name)
+                    _play(r, upto, where)
                 tabs = [tidy(r.table(upto)) for r in unit.runs]
                 if not schedule.planned():
                     try:
@@ -654,74 +655,58 @@ def redecide(stored: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
     return out
 
 
-#: a batch expected to take longer than this (seconds) in this process goes to the workers
-IN_PROCESS_SECONDS = 1.0
+class Place(NamedTuple):
+    """Where a sequential run's chunks play: up to ``cores`` local workers (kept across looks in
+    ``pool``) or ``executor``; ``what`` names the executor argument in errors."""
+
+    cores: int
+    executor: Any
+    pool: LazyPool | None
+    what: str
 
 
-def _play(
-    run: Run, upto: int, cores: int, executor: Any, pool: LazyPool | None, name: Names
-) -> None:
+def _play(run: Run, upto: int, where: Place) -> None:
     """Play the deals of ``run`` below ``upto`` it does not have, keeping each finished chunk.
 
-    Small fast batches (compiled greedy play: microseconds a game) run in this process; a
-    batch whose deals the run has timed as slow goes to the workers.  Either way deal *i* is
-    the same game, so the choice never changes a result."""
+    Where they play is :func:`~gamelib.sim.executors.run_chunks`' one rule: a run not timed
+    here yet (a fresh run, or one the cache served) plays two chunks of a few deals here first
+    to time them; a timed run's batch goes to the workers when
+    :func:`~gamelib.sim.executors.worth_workers` says so.  Either way deal *i* is the same
+    game, so the choice never changes a result."""
     todo = run.missing(upto)
     if not todo:
         return
-    if executor is None and pool is not None and run.seconds_per_deal == 0.0:
-        # not timed here yet (a fresh run, or one the cache served): time a few deals in this
-        # process, twice (the first few may pay the engine's compile or cache load), so that a
-        # long batch of slow deals is not played here on one core
-        for _ in range(2):
-            a, b = todo[0]
-            if sum(y - x for x, y in todo) <= 2 * cores:
-                break
-            _play_chunks(run, [(a, min(b, a + cores))], None, cores, name)
-            todo = run.missing(upto)
-    deals = sum(b - a for a, b in todo)
-    use = executor
-    if use is None and pool is not None and run.seconds_per_deal * deals > IN_PROCESS_SECONDS:
-        use = pool.get()
-    _play_chunks(run, todo, use, cores, name)
-
-
-def _play_chunks(
-    run: Run, todo: Sequence[tuple[int, int]], use: Any, cores: int, name: Names
-) -> None:
-    """Play the deal ranges ``todo`` of ``run`` (in this process when ``use`` is None, timing
-    them), keeping each finished chunk."""
-    jobs = []
+    cores, deals = where.cores, sum(b - a for a, b in todo)
+    timed = run.timing.seconds_per_deal > 0.0
+    here_first = where.executor is None and not timed and deals > 2 * cores
+    spread = where.executor is not None or here_first
+    spread = spread or worth_workers(run.timing.seconds_per_deal * deals, cores, where.pool)
+    spans: list[tuple[int, int]] = []
+    if here_first:  # two chunks of a few deals (the first may pay a compile) time the run
+        a, b = todo[0]
+        for x in range(a, min(b, a + 2 * cores), cores):
+            spans.append((x, min(b, x + cores)))
+        todo = [(spans[-1][1], b), *todo[1:]] if spans[-1][1] < b else list(todo[1:])
+    size = max(1, -(-deals // (2 * cores)))
     for a, b in todo:
-        size = b - a if use is None else max(1, -(-(b - a) // (2 * cores)))
-        for x in range(a, b, size):
-            y = min(x + size, b)
-            seats = list(run.seats)
-            jobs.append(
-                ChunkJob(run.config, seats, run.seed, x, y, run.rotate, rotate_deals=run.hands)
-            )
-
-    t0 = time.perf_counter()
+        step = size if spread else b - a
+        spans += [(x, min(x + step, b)) for x in range(a, b, step)]
+    jobs = (
+        ChunkJob(run.config, list(run.seats), run.seed, x, y, run.rotate, rotate_deals=run.hands)
+        for x, y in spans
+    )
+    workers = cores if spread else 1
     for start, (df, _) in run_chunks(
-        iter(jobs), 1 if use is None else cores, use, name("executor")
+        jobs, workers, where.executor, where.what, here_first, where.pool, run.timing
     ):
         stop = start + len(df) // run.per_deal
         if run.store is not None:
             run.store.save(start, stop, df, False)
         run.parts[start] = (stop, df)
-    if use is None:
-        run.seconds_per_deal = (time.perf_counter() - t0) / sum(b - a for a, b in todo)
 
 
 def _fit_to_clock(
-    unit_runs: Sequence[Run],
-    schedule: Schedule,
-    i: int,
-    deadline: float | None,
-    cores: int,
-    executor: Any,
-    pool: LazyPool | None,
-    name: Names,
+    unit_runs: Sequence[Run], schedule: Schedule, i: int, deadline: float | None, where: Place
 ) -> int:
     """The deal count a unit's look ``i`` can reach before the unit's ``deadline``.
 
@@ -739,19 +724,18 @@ def _fit_to_clock(
     prev = schedule.deals[i - 1] if i else 0
     if min(r.covered() for r in unit_runs) >= upto:
         return upto
+    cores = where.cores
     for r in unit_runs:
-        if r.seconds_per_deal == 0.0:  # not timed here yet: a few deals to measure it
-            _play(r, min(upto, max(prev, r.covered()) + cores), cores, executor, pool, name)
+        if r.timing.seconds_per_deal == 0.0:  # not timed here yet: a few deals to measure it
+            _play(r, min(upto, max(prev, r.covered()) + cores), where)
     have = min(r.covered() for r in unit_runs)
     if have >= upto:
         return upto
     seconds = 0.0
     for r in unit_runs:
-        lack = upto - r.covered()
-        parallel = executor is not None or (
-            pool is not None and r.seconds_per_deal * lack > IN_PROCESS_SECONDS
-        )
-        seconds += r.seconds_per_deal / (cores if parallel else 1)
+        rate, lack = r.timing.seconds_per_deal, upto - r.covered()
+        parallel = where.executor is not None or worth_workers(rate * lack, cores, where.pool)
+        seconds += rate / (cores if parallel else 1)
     if seconds <= 0.0:
         return upto
     fit = have + int(max(0.0, deadline - time.monotonic()) / seconds)
