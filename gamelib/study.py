@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -45,11 +46,14 @@ from gamelib.sim.deals import RunCache, cache_root
 from gamelib.sim.store import DealRanges, atomic_write_text
 
 __all__ = [
+    "Answers",
     "Budget",
     "Call",
     "Job",
     "ParameterError",
+    "Study",
     "check",
+    "config_lineup",
     "deals_within",
     "estimate_seconds",
     "held",
@@ -650,3 +654,208 @@ class Budget:
 
 def _ident(job: Job) -> tuple[Any, ...]:
     return job.config, tuple(job.players), job.rotate_seats
+
+
+class Answers(dict[Any, pd.DataFrame]):
+    """What :meth:`Study.run` returns: each ask's table by its key (with the ask's tags and the
+    deals it ``asked`` for as columns); ``games``: each verdict's and comparison's units' games
+    by its key (as ``verdict(tables=...)``); ``cut``: the keys the budget stopped short of the
+    deals they asked for."""
+
+    games: dict[Any, dict[str, list[pd.DataFrame]]]
+    cut: dict[Any, int]
+
+    def cat(self, keys: Iterable[Any]) -> pd.DataFrame:
+        """The tables of ``keys``, one below the other."""
+        return pd.concat([self[k] for k in keys], ignore_index=True)
+
+
+class Study:
+    """A study a notebook or a script declares: what it asks, then one plan and one budget.
+
+    Each ask names a key (any hashable the caller reads the answer by), what to play or
+    decide, and ``tags``: columns its table gets (``n_players=4``, ``at="search"``).
+    :meth:`simulate` (a table of games), :meth:`verdict` and :meth:`compare` (decisions, as
+    :func:`gamelib.verdict.verdict` and :func:`gamelib.verdict.compare.compare`) are played
+    in the order asked, with the study's seed, error rates, workers and scheduler, every deal
+    taken from the study cache or a stored study when one holds it (``cache``).  :meth:`plan`
+    prints every run the asks read, each once at its most deals, with what is held, what is to
+    play and the estimate against ``minutes``; :meth:`run` shares ``minutes`` among the asks by
+    :class:`Budget` (one that needs little gets all it needs) and returns the :class:`Answers`.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        minutes: float,
+        *,
+        workers: int | None = None,
+        scheduler: Any = None,
+        alpha: float = 0.05,
+        beta: float = 0.05,
+        cache: bool | str | os.PathLike[str] = True,
+    ) -> None:
+        self.seed, self.minutes, self.workers, self.scheduler = seed, minutes, workers, scheduler
+        self.alpha, self.beta, self.cache = alpha, beta, cache
+        self.calls: list[Call] = []
+        self.keys: list[Any] = []
+        self.answers = Answers()
+        self.answers.games, self.answers.cut = {}, {}
+        self.budget: Budget | None = None
+
+    def _ask(self, key: Any, what: list[Any], reads: list[Job], deals: int, go: Any) -> None:
+        if key in self.keys:
+            raise ConfigError(f"the study asks {key!r} twice")
+        doc = json.dumps([*what, self.alpha, self.beta, deals, self.seed], default=str)
+        self.keys.append(key)
+        self.calls.append((doc, reads, deals, go))
+        self.budget = None
+
+    def _label(self, key: Any) -> str:
+        return " ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+
+    def simulate(
+        self,
+        key: Any,
+        config: Any,
+        players: Sequence[str],
+        deals: int,
+        *,
+        rotate_seats: bool = False,
+        columns: Sequence[str] | None = None,
+        **tags: Any,
+    ) -> None:
+        """Ask for ``deals`` deals of ``players`` on ``config`` (fewer if the budget pays for
+        fewer), as :func:`gamelib.sim.simulate` (``columns``: the outcome columns kept)."""
+        from gamelib.sim import simulate
+
+        job = Job(self._label(key), config, tuple(players), deals, rotate_seats, columns)
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            table = simulate(
+                config, list(players), n, self.seed, rotate_seats=rotate_seats,
+                cache=self.cache, columns=columns, workers=self.workers,
+                executor=self.scheduler, progress=show,
+            )  # fmt: skip
+            return table.assign(**tags)
+
+        what = ["simulate", repr(config), list(players), rotate_seats, columns]
+        self._ask(key, what, [job], deals, go)
+
+    def verdict(
+        self,
+        key: Any,
+        config: Any,
+        levels: Sequence[str],
+        questions: Sequence[Any],
+        deals: int,
+        **tags: Any,
+    ) -> None:
+        """Ask for the decisions of ``questions`` at ``levels`` on at most ``deals`` deals a
+        unit, as :func:`gamelib.verdict.verdict`."""
+        from gamelib.verdict import verdict
+        from gamelib.verdict.budget import need_columns
+
+        seats = len(config_lineup(config, levels[0]))
+        mirror = any(q.unit == "mirror" for q in questions)
+        pairs = any(q.unit == "pair" for q in questions)
+        reads = [
+            Job(self._label(key), config, (lv,) * seats, deals, False, need_columns([lv] * seats))
+            for lv in levels
+            if mirror
+        ]
+        per = 1  # games a deal of the verdict's widest unit
+        for weak, strong in itertools.pairwise(levels) if pairs else ():
+            if seats == 1:  # a solitaire's pair: each level's own games
+                reads += [Job(self._label(key), config, (lv,), deals) for lv in (strong, weak)]
+                per = 2
+            else:
+                lineup = (strong,) + (weak,) * (seats - 1)
+                reads.append(Job(self._label(key), config, lineup, deals, True))
+                per = seats
+        key_doc = ["verdict", repr(config), list(levels), [repr(q) for q in questions]]
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            games: dict[str, list[pd.DataFrame]] = {}
+            table = verdict(
+                config, list(levels), list(questions), alpha=self.alpha, beta=self.beta,
+                seed=self.seed, cache=self.cache, workers=self.workers, executor=self.scheduler,
+                max_games=n * per, max_minutes=minutes, progress=show, tables=games,
+            )  # fmt: skip
+            self.answers.games[key] = games
+            return pd.DataFrame(table).assign(**tags, asked=deals)
+
+        self._ask(key, key_doc, reads, deals, go)
+
+    def compare(
+        self,
+        key: Any,
+        base: Any,
+        variant: Any,
+        levels: Sequence[str | Sequence[str]],
+        questions: Sequence[Any],
+        deals: int,
+        *,
+        change: str | None = None,
+        **tags: Any,
+    ) -> None:
+        """Ask what changing the rules from ``base`` to ``variant`` does at ``levels`` (a
+        player name fills every seat; a line-up is rotated through every seat), on at most
+        ``deals`` deals, as :func:`gamelib.verdict.compare.compare`."""
+        from gamelib.verdict.budget import need_columns
+        from gamelib.verdict.compare import compare
+
+        lineups = [config_lineup(base, lv) for lv in levels]
+        mixed = any(len(set(lu)) > 1 for lu in lineups)
+        per = len(lineups[0]) if mixed else 1
+        reads = [
+            Job(self._label(key), cfg, tuple(lu), deals, mixed, need_columns(lu))
+            for lu in lineups
+            for cfg in (base, variant)
+        ]
+        key_doc = ["compare", repr(base), repr(variant), lineups, [repr(q) for q in questions]]
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            games: dict[str, list[pd.DataFrame]] = {}
+            table = compare(
+                base, variant, lineups, list(questions), change=change, alpha=self.alpha,
+                beta=self.beta, seed=self.seed, cache=self.cache, workers=self.workers,
+                executor=self.scheduler, max_games=n * per, max_minutes=minutes,
+                progress=show, tables=games,
+            )  # fmt: skip
+            self.answers.games[key] = games
+            return table.assign(**tags, asked=deals)
+
+        self._ask(key, key_doc, reads, deals, go)
+
+    def plan(self) -> None:
+        """Print the plan: every run the asks read, each once at its most deals, held and to
+        play, and the estimate against the budget (the table: ``study.budget.plan``)."""
+        self.budget = Budget(self.minutes, self.calls, self.seed, self.workers, self.cache)
+
+    def run(self) -> Answers:
+        """Play what is missing, ``minutes`` shared across the asks; the answers by key."""
+        budget = self.budget or Budget(
+            self.minutes, self.calls, self.seed, self.workers, self.cache
+        )
+        self.budget = budget
+        played = budget.play()
+        for key, (doc, _, deals, _) in zip(self.keys, self.calls, strict=True):
+            table = self.answers[key] = played[doc]
+            if doc in budget.cut:
+                self.answers.cut[key] = budget.cut[doc]
+                if "decision" not in table:  # a table of games the budget paid for in part
+                    print(
+                        f"{self._label(key)}: {table['deal'].nunique():,} of the {deals:,} "
+                        "deals asked for (the time budget)"
+                    )
+        return self.answers
+
+
+def config_lineup(config: Any, level: str | Sequence[str]) -> list[str]:
+    """A level as a line-up of ``config``'s seats: a player name fills every seat."""
+    from gamelib.sim.chunks import n_seats
+
+    if isinstance(level, str):
+        return [level] * n_seats(config)
+    return [player_name(p) for p in level]

@@ -506,6 +506,50 @@ def test_a_call_that_decided_inside_its_budget_is_not_a_stop(
     assert log[-1] == 20 and full.cut == {} and not (cache / "budget-stops.json").exists()
 
 
+def test_a_declared_study_plans_once_plays_and_answers_by_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamelib.study import Study
+    from gamelib.verdict.compare import Changes, compare
+
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    cache = tmp_path / "cache"
+    study = Study(13, 5, workers=1, cache=cache)
+    study.simulate("games", CFG, PLAYERS, 40, rotate_seats=True, columns=["winner"], setup="A")
+    study.verdict(("fair", "A"), CFG, ["greedy"], [Fair(0.2)], 300, at="mirror")
+    wider = GARNER.config("A", must_move="one")
+    study.compare("one", CFG, wider, ["random"], [Changes(0.99)], 200, change="must_move=one")
+    with pytest.raises(ConfigError, match="asks 'games' twice"):
+        study.simulate("games", CFG, PLAYERS, 10)
+    study.plan()
+    planned = capsys.readouterr().out
+    # one line: the runs the asks read (the verdict's mirror run and each rule's random run
+    # once), what is held and what is to play, against the budget
+    assert planned.startswith("4 run(s): 0 deals stored, ") and "(budget 5.0 min)" in planned
+    answers = study.run()
+    assert list(answers) == ["games", ("fair", "A"), "one"] and answers.cut == {}
+    games = answers["games"]
+    assert len(games) == 80 and set(games["setup"]) == {"A"} and "winner" in games
+    fair = answers["fair", "A"]
+    alone = verdict(CFG, ["greedy"], [Fair(0.2)], seed=13, max_games=300, progress=False)
+    pd.testing.assert_frame_equal(fair.drop(columns=["at", "asked"]), alone)
+    assert list(fair["asked"]) == [300] and list(answers.games["fair", "A"]) == ["greedy"]
+    one = compare(CFG, wider, ["random"], [Changes(0.99)], seed=13, max_games=200,
+                  change="must_move=one", progress=False)  # fmt: skip
+    pd.testing.assert_frame_equal(answers["one"].drop(columns=["asked"]), one)
+    assert len(answers.cat(["games", "games"])) == 160
+    # a run the budget pays for only in part says so in one line, and its key is cut
+    short = Study(14, 0.0002, workers=1, cache=tmp_path / "short")
+    short.simulate(("long", 1), CFG, PLAYERS, 50_000)
+    capsys.readouterr()
+    cut = short.run()
+    assert 0 < cut.cut["long", 1] < 50_000
+    assert capsys.readouterr().out.endswith(
+        f"long 1: {cut['long', 1]['deal'].nunique():,} of the 50,000 deals asked for "
+        "(the time budget)\n"
+    )
+
+
 def test_a_name_the_notebook_does_not_have_is_named_in_one_line():
     checks = type(check)()  # a fresh one, beside the notebooks' ``check``
     params = "SEED = 1\nLEVELS = ['greedy']  # a ladder\n"

@@ -187,6 +187,10 @@ def test_sentence_says_the_decision_with_its_margin_error_rates_level_and_deals(
     assert f.startswith("**fair**") and "0.260 [0.240, 0.270]" in f
     d = sentence(_row(question="depends", decision="fails", estimate=0.2, lo=0.1, hi=0.3))
     assert d.startswith("**depends on the level**")
+    # a study's row the time budget stopped short of the deals it asked for says where
+    cut = sentence(_row(decision="undecided", more_deals=900.0, asked=np.int64(5000)))
+    assert cut.endswith("— the time budget stopped it at 1,200 of the 5,000 deals asked for")
+    assert "stopped" not in sentence(_row(asked=5000)) + sentence(_row(asked=1200))
 
 
 def test_a_rule_is_kept_only_when_it_pays_and_dropped_only_when_it_does_not():

@@ -3,9 +3,9 @@ of the run would take longer than starting them), on any ``concurrent.futures.Ex
 a Dask cluster; the workers' start-up (exit with the parent) and the cold-cache note.
 
 A run looks up ``chunks.run_chunk`` and this module's ``default_workers``,
-``ProcessPoolExecutor``, ``WORKER_START_SECONDS`` and ``WORKER_HANDOFF_SECONDS`` when it starts, so patching them on
-:mod:`gamelib.sim.chunks` and :mod:`gamelib.sim.executors` changes what runs (the start-up
-tests do).
+``ProcessPoolExecutor``, ``WORKER_START_SECONDS`` and ``WORKER_HANDOFF_SECONDS`` when it
+starts, so patching them on :mod:`gamelib.sim.chunks` and :mod:`gamelib.sim.executors`
+changes what runs (the start-up tests do).
 """
 
 from __future__ import annotations

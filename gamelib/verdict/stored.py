@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import numbers
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -268,7 +269,9 @@ def sentence(row: Mapping[str, Any], digits: int = 3) -> str:
     """One decision (a row of a verdict or comparison table) in words, with everything a
     referee needs: the answer ("no effect", "depends on the level", "fair", "undecided"), the
     estimate and its bounds, the claim with its margin δ, the error rates α and β, the level
-    and the deals used — and, when undecided, about how many more deals would decide."""
+    and the deals used — and, when undecided, about how many more deals would decide (and,
+    for a row of :class:`gamelib.study.Study` whose time budget stopped it short of the deals
+    it ``asked`` for, where it stopped)."""
     from gamelib.stats import interval_text
 
     q, decision = str(row["question"]), str(row["decision"])
@@ -297,6 +300,12 @@ def sentence(row: Mapping[str, Any], digits: int = 3) -> str:
             text += "; the estimate sits on the margin, so no number of deals would decide it"
         else:
             text += f"; about {int(more):,} more deals would decide"
+    asked = row.get("asked")
+    if decision == UNDECIDED and isinstance(asked, numbers.Real) and row["deals"] < asked:
+        text += (
+            f" — the time budget stopped it at {int(row['deals']):,} of the "
+            f"{int(float(asked)):,} deals asked for"
+        )
     return text
 
 
