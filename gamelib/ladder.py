@@ -148,12 +148,14 @@ def matchups(
     chunk_size: int | None = None,
     cache: bool | str | os.PathLike[str] = False,
     keep_resume: bool = False,
+    columns: Sequence[str] | None = None,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Play every pairing of the levels ``players`` on ``n_games`` common deals into one table.
 
     The design per number of seats is in this module's docstring.  ``workers``, ``executor``,
-    ``progress``, ``chunk_size`` and ``cache`` go to every :func:`gamelib.sim.simulate` run
+    ``progress``, ``chunk_size``, ``cache`` and ``columns`` (the outcome columns kept) go to
+    every :func:`gamelib.sim.simulate` run
     (local workers are started once for the whole ladder); ``resume``: a folder whose
     ``run-<i>`` subfolders keep each run's finished chunks, so the same call resumes an
     interrupted ladder.  The table is the same on any number of workers.  Everything is checked
@@ -204,6 +206,7 @@ def matchups(
                 resume=folder,
                 cache=cache,
                 keep_resume=keep_resume,
+                columns=columns,
                 _names=_names,
             )
             at = list(t.columns).index("seed") + 1  # before the seats' players

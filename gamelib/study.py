@@ -675,7 +675,8 @@ class Study:
 
     Each ask names a key (any hashable the caller reads the answer by), what to play or
     decide, and ``tags``: columns its table gets (``n_players=4``, ``at="search"``).
-    :meth:`simulate` (a table of games), :meth:`verdict` and :meth:`compare` (decisions, as
+    :meth:`simulate`, :meth:`sweep` and :meth:`matchups` (tables of games, as the functions
+    of those names), :meth:`verdict` and :meth:`compare` (decisions, as
     :func:`gamelib.verdict.verdict` and :func:`gamelib.verdict.compare.compare`) are played
     in the order asked, with the study's seed, error rates, workers and scheduler, every deal
     taken from the study cache or a stored study when one holds it (``cache``).  :meth:`plan`
@@ -741,6 +742,70 @@ class Study:
 
         what = ["simulate", repr(config), list(players), rotate_seats, columns]
         self._ask(key, what, [job], deals, go)
+
+    def sweep(
+        self,
+        key: Any,
+        game: Any,
+        grid: dict[str, Sequence[Any]],
+        players: Sequence[str],
+        deals: int,
+        *,
+        columns: Sequence[str] | None = None,
+        **tags: Any,
+    ) -> None:
+        """Ask for ``deals`` deals of every rule set of ``grid`` (the same deals under each), as
+        :func:`gamelib.sim.sweep` with one line-up (a single name fills every seat)."""
+        from gamelib.sim import sweep
+
+        g = GAMES[game] if isinstance(game, str) else game
+        names = list(grid)
+        reads = []
+        for values in itertools.product(*(grid[k] for k in names)):
+            fields = dict(zip(names, values, strict=True))
+            config = g.config(fields.pop("setup", None), **fields)
+            lineup = tuple(config_lineup(config, players[0])) if len(players) == 1 else players
+            reads.append(Job(self._label(key), config, tuple(lineup), deals, False, columns))
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            table = sweep(
+                g, grid, list(players), n, self.seed, cache=self.cache, columns=columns,
+                workers=self.workers, executor=self.scheduler, progress=show,
+            )  # fmt: skip
+            return table.assign(**tags)
+
+        what = ["sweep", g.name, {k: [repr(v) for v in vs] for k, vs in grid.items()}]
+        self._ask(key, [*what, list(players), columns], reads, deals, go)
+
+    def matchups(
+        self,
+        key: Any,
+        config: Any,
+        levels: Sequence[str],
+        deals: int,
+        *,
+        columns: Sequence[str] | None = None,
+        **tags: Any,
+    ) -> None:
+        """Ask for every pairing of the ``levels`` of a ladder on ``deals`` common deals, as
+        :func:`gamelib.ladder.matchups`."""
+        from gamelib.ladder import ladder_plan, matchups
+
+        reads = [
+            Job(self._label(key), config, tuple(player_name(p) for p in r.seats), deals,
+                r.rotate, columns)
+            for r in ladder_plan(config, levels)
+        ]  # fmt: skip
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            table = matchups(
+                config, list(levels), n, self.seed, cache=self.cache, columns=columns,
+                workers=self.workers, executor=self.scheduler, progress=show,
+            )  # fmt: skip
+            return table.assign(**tags)
+
+        what = ["matchups", repr(config), list(levels), columns]
+        self._ask(key, what, reads, deals, go)
 
     def verdict(
         self,

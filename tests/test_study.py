@@ -538,6 +538,23 @@ def test_a_declared_study_plans_once_plays_and_answers_by_key(
                   change="must_move=one", progress=False)  # fmt: skip
     pd.testing.assert_frame_equal(answers["one"].drop(columns=["asked"]), one)
     assert len(answers.cat(["games", "games"])) == 160
+    # a sweep and a ladder's matchups are the functions' tables, each run planned once
+    more = Study(13, 5, workers=1, cache=cache)
+    grid = {"setup": ["A", "B"], "must_move": ["none", "one"]}
+    more.sweep("grid", "garner", grid, ["greedy"], 30, columns=["winner"])
+    more.matchups("ladder", CFG, ["random", "greedy"], 20, columns=["winner"])
+    more.plan()
+    # four rule sets and three pairings, the greedy mirror on A read by both: planned once
+    assert capsys.readouterr().out.startswith("6 run(s): ")
+    got = more.run()
+    alone = sweep("garner", grid, ["greedy"], 30, 13, columns=["winner"], progress=False)
+    pd.testing.assert_frame_equal(got["grid"], alone, check_like=True)
+    assert set(got["ladder"]["pairing"]) == {
+        "random v random",
+        "greedy v greedy",
+        "random v greedy",
+    }
+    assert got["ladder"]["deal"].nunique() == 20
     # a run the budget pays for only in part says so in one line, and its key is cut
     short = Study(14, 0.0002, workers=1, cache=tmp_path / "short")
     short.simulate(("long", 1), CFG, PLAYERS, 50_000)
