@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gamelib.core import (
     ConfigError,
@@ -95,8 +95,6 @@ def simulate(
     engine: str = "auto",
     columns: Sequence[str] | None = None,
     _names: Mapping[str, str] | None = None,
-    _stream: tuple[Path, Sequence[str] | None] | None = None,
-    _summary: bool = False,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded deals (one game each; × seats with ``rotate_seats``, × seats
     again with ``rotate_deals``) and return one row per game.
@@ -126,7 +124,81 @@ def simulate(
     deals its seats hands (``Game.rotate_deal``; Gargon), refused for one that does not.
     Every argument is checked before the first game.
     """
-    name = Names(_names)
+    run = _play(
+        config, players, n_games, seed, "table", workers=workers, executor=executor,
+        rotate_seats=rotate_seats, rotate_deals=rotate_deals, progress=progress,
+        chunk_size=chunk_size, records=records, resume=resume, cache=cache,
+        keep_resume=keep_resume, engine=engine, columns=columns, names=_names,
+    )  # fmt: skip
+    table = _table(run, config, players, n_games, rotate_deals, columns)
+    if run.store is not None and not keep_resume:
+        run.store.clear()
+    return table
+
+
+class _Played(NamedTuple):
+    """A run played: its chunks in deal order (last deal + 1, rows, records file) and their
+    deal ranges, where they are kept, its provenance and its games a deal."""
+
+    ordered: list[tuple[int, Any, Path | None]]
+    spans: list[tuple[int, int]]
+    store: PartStore | None
+    spec: dict[str, Any]
+    per_game: int
+
+
+def _table(
+    run: _Played,
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    rotate_deals: bool,
+    columns: Sequence[str] | None,
+) -> pd.DataFrame:
+    """The run's table: its chunks joined in deal order (slimmed to ``columns``), tidied."""
+    import pandas as pd
+
+    frames = [df for _, df, _ in run.ordered]
+    if columns is not None:
+        check_columns(list(frames[0].columns) if frames else [], columns)
+        frames = [slim(df, columns) for df in frames]
+    table = (
+        tidy(pd.concat(frames, ignore_index=True))
+        if frames and n_games
+        else empty_table(config, players, rotate_deals)
+    )
+    if len(table) != n_games * run.per_game:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"{len(table)} rows for {n_games} deals × {run.per_game}")
+    table.attrs["provenance"] = run.spec
+    return table
+
+
+def _play(
+    config: Any,
+    players: Sequence[str | Player],
+    n_games: int,
+    seed: int,
+    keep: str,
+    *,
+    workers: int | None = None,
+    executor: Any = None,
+    rotate_seats: bool = False,
+    rotate_deals: bool = False,
+    progress: bool = True,
+    chunk_size: int | None = None,
+    records: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    cache: bool | str | os.PathLike[str] = False,
+    keep_resume: bool = False,
+    engine: str = "auto",
+    columns: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> _Played:
+    """Check every argument, then play the run's missing chunks (see :func:`simulate`),
+    keeping each whole (``keep="table"``), only its summary columns when they wait in the
+    resume folder for :func:`simulate_to` (``"stream"``), or only its summary, without pandas
+    (``"summary"``: no resume folder, cache or columns)."""
+    name = Names(names)
     game = game_of(config)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ConfigError(f"{name('n_games')} must be a whole number ≥ 0, got {n_games!r}")
@@ -175,7 +247,7 @@ def simulate(
         parts.update({a: (b, df, None) for a, (b, df) in deal_cache.parts(n_games, seed).items()})
     # streaming (simulate_to): the chunks live in the resume folder, memory keeps only the
     # few columns of each that the summary needs
-    streaming = _stream is not None and store is not None
+    streaming = keep == "stream" and store is not None
     if streaming:
         parts = {a: (b, _summary_columns(df), p) for a, (b, df, p) in parts.items()}
     todo = DealRanges.of(parts).missing(n_games)
@@ -213,7 +285,7 @@ def simulate(
         shutil.rmtree(scratch, ignore_errors=True)
         check_folder(scratch, name("records"))
     rec_dir = (store.folder if store is not None else scratch) if want_records else None
-    if _summary and (store, deal_cache, _stream, columns) != (None, None, None, None):
+    if keep == "summary" and (store, deal_cache, columns) != (None, None, None):
         raise AssertionError("a summary run keeps no table")  # pragma: no cover - internal
     jobs = (
         ChunkJob(
@@ -225,7 +297,7 @@ def simulate(
             rotate_seats,
             records=want_records,
             engine=engine,
-            summary=_summary,
+            summary=keep == "summary",
             rotate_deals=rotate_deals,
         )
         for a, b in _spans(todo, chunk_size)
@@ -268,34 +340,7 @@ def simulate(
         join_files(records_path, [p for _, _, p in ordered if p is not None], name("records"))
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
-    if streaming:
-        assert _stream is not None and store is not None
-        spans = [(a, parts[a][0]) for a in sorted(parts)]
-        rows = _write_stream(_stream[0], store, spans, spec, _stream[1])
-        if rows != n_games * per_game:  # pragma: no cover - a bug, not bad input
-            raise AssertionError(f"{rows} rows written for {n_games} deals × {per_game}")
-    if _summary:
-        summary = Summary.joined([df for _, df, _ in ordered])
-        if len(summary) != n_games * per_game:  # pragma: no cover - a bug, not bad input
-            raise AssertionError(f"{len(summary)} rows for {n_games} deals × {per_game}")
-        return summary  # type: ignore[return-value]  # simulate_summary's, typed there
-    import pandas as pd
-
-    frames = [df for _, df, _ in ordered]
-    if columns is not None:
-        check_columns(list(frames[0].columns) if frames else [], columns)
-        frames = [slim(df, columns) for df in frames]
-    table = (
-        tidy(pd.concat(frames, ignore_index=True))
-        if frames and n_games
-        else empty_table(config, players, rotate_deals)
-    )
-    if len(table) != n_games * per_game:  # pragma: no cover - a bug, not bad input
-        raise AssertionError(f"{len(table)} rows for {n_games} deals × {per_game}")
-    table.attrs["provenance"] = spec
-    if store is not None and not keep_resume:
-        store.clear()
-    return table
+    return _Played(ordered, [(a, parts[a][0]) for a in sorted(parts)], store, spec, per_game)
 
 
 def simulate_summary(
@@ -310,7 +355,12 @@ def simulate_summary(
     holds), as plain lists in table order, without importing pandas: the same games, for a
     caller that prints a summary and keeps no table (the command line's ``simulate`` without
     ``--out``).  Takes :func:`simulate`'s keywords but ``resume``, ``cache`` and ``columns``."""
-    return cast(Summary, simulate(config, players, n_games, seed, _summary=True, **kwargs))
+    names = kwargs.pop("_names", None)
+    run = _play(config, players, n_games, seed, "summary", names=names, **kwargs)
+    summary = Summary.joined([df for _, df, _ in run.ordered])
+    if len(summary) != n_games * run.per_game:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"{len(summary)} rows for {n_games} deals × {run.per_game}")
+    return summary
 
 
 def simulate_to(
@@ -334,7 +384,20 @@ def simulate_to(
     out = check_output_path(path, "out", ".parquet")
     if columns is not None:
         check_columns(result_columns(config, players, kwargs.get("rotate_deals", False)), columns)
-    return simulate(config, players, n_games, seed, resume=resume, _stream=(out, columns), **kwargs)
+    keep_resume = kwargs.pop("keep_resume", False)
+    names = kwargs.pop("_names", None)
+    run = _play(
+        config, players, n_games, seed, "stream", resume=resume, keep_resume=keep_resume,
+        names=names, **kwargs
+    )  # fmt: skip
+    assert run.store is not None  # a resume folder: the chunks wait there
+    rows = _write_stream(out, run.store, run.spans, run.spec, columns)
+    if rows != n_games * run.per_game:  # pragma: no cover - a bug, not bad input
+        raise AssertionError(f"{rows} rows written for {n_games} deals × {run.per_game}")
+    table = _table(run, config, players, n_games, kwargs.get("rotate_deals", False), None)
+    if not keep_resume:
+        run.store.clear()
+    return table
 
 
 def _summary_columns(df: pd.DataFrame) -> pd.DataFrame:
