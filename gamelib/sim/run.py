@@ -273,7 +273,7 @@ def _play(
             f"(this machine has {executors.default_workers()} cores and the run "
             f"{n_chunks} chunk(s) of work)",
             GamelibWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller of simulate (or simulate_summary, simulate_to)
         )
 
     # each chunk's records go straight to disk (memory stays flat); the file is joined at the
