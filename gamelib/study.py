@@ -18,8 +18,8 @@ deals still to play, divided by the workers (play is embarrassingly parallel by 
 :class:`Budget` shares one time budget among a notebook's calls by that model and remembers
 where it cut one.
 
-*Why one file (about 650 lines):* the checks, the plan, the cost model and the budget are the
-one room a notebook talks to; the plan and the budget read the same held deals and costs.
+*Why one file (about 900 lines):* the checks, the plan, the cost model, the budget and the
+declared study are the one room a notebook talks to; they read the same held deals and costs.
 """
 
 from __future__ import annotations
@@ -528,7 +528,8 @@ class Budget:
     by water-filling the estimated play of the calls still to come: a call that needs less than
     an equal share gets all it needs, the others split the rest equally, and each is capped at
     the deals its share pays for (at the cost per deal measured on this machine); a capped
-    call also has a clock, with slack for the estimate.
+    call also has a clock, with slack for the estimate (:class:`Study`'s verdicts and
+    comparisons take the clock alone: they play their whole schedule and stop at it).
 
     A call the budget cut short (a capped run, a verdict still undecided at its cap or clock)
     is remembered in ``budget-stops.json`` beside the study cache under a key of everything that
@@ -825,27 +826,33 @@ class Study:
         **tags: Any,
     ) -> None:
         """Ask for the decisions of ``questions`` at ``levels`` on at most ``deals`` deals a
-        unit, as :func:`gamelib.verdict.verdict`."""
+        unit, as :func:`gamelib.verdict.verdict`: the mirror questions (fair, stalls, length,
+        target) on each level's own games, or ``skill`` on each level against the one below it
+        — one kind an ask (a unit's deals are exact only when every unit plays as many games a
+        deal).  A verdict the budget gives a clock plays its whole schedule and stops at the
+        clock (valid at any stopping time), never on a schedule cut to fit."""
         from gamelib.verdict import verdict
         from gamelib.verdict.budget import need_columns
 
+        kinds = {q.unit for q in questions}
+        if len(kinds) != 1:
+            raise ConfigError(
+                f"the study's verdict {key!r} mixes mirror questions with skill: ask them apart"
+            )
         seats = len(config_lineup(config, levels[0]))
-        mirror = any(q.unit == "mirror" for q in questions)
-        pairs = any(q.unit == "pair" for q in questions)
-        reads = [
-            Job(self._label(key), config, (lv,) * seats, deals, False, need_columns([lv] * seats))
-            for lv in levels
-            if mirror
-        ]
-        per = 1  # games a deal of the verdict's widest unit
-        for weak, strong in itertools.pairwise(levels) if pairs else ():
+        lineups: list[tuple[tuple[str, ...], bool]] = []
+        if kinds == {"mirror"}:
+            lineups = [((lv,) * seats, False) for lv in levels]
+        for weak, strong in itertools.pairwise(levels) if kinds == {"pair"} else ():
             if seats == 1:  # a solitaire's pair: each level's own games
-                reads += [Job(self._label(key), config, (lv,), deals) for lv in (strong, weak)]
-                per = 2
+                lineups += [((strong,), False), ((weak,), False)]
             else:
-                lineup = (strong,) + (weak,) * (seats - 1)
-                reads.append(Job(self._label(key), config, lineup, deals, True))
-                per = seats
+                lineups.append(((strong,) + (weak,) * (seats - 1), True))
+        per = 1 if kinds == {"mirror"} else 2 if seats == 1 else seats  # games a unit's deal
+        reads = [
+            Job(self._label(key), config, lineup, deals, rotate, need_columns(lineup))
+            for lineup, rotate in lineups
+        ]
         key_doc = ["verdict", repr(config), list(levels), [repr(q) for q in questions]]
 
         def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
@@ -853,7 +860,8 @@ class Study:
             table = verdict(
                 config, list(levels), list(questions), alpha=self.alpha, beta=self.beta,
                 seed=self.seed, cache=self.cache, workers=self.workers, executor=self.scheduler,
-                max_games=n * per, max_minutes=minutes, progress=show, tables=games,
+                max_games=(deals if minutes is not None else n) * per, max_minutes=minutes,
+                progress=show, tables=games,
             )  # fmt: skip
             self.answers.games[key] = games
             return pd.DataFrame(table).assign(**tags, asked=deals)
@@ -874,7 +882,8 @@ class Study:
     ) -> None:
         """Ask what changing the rules from ``base`` to ``variant`` does at ``levels`` (a
         player name fills every seat; a line-up is rotated through every seat), on at most
-        ``deals`` deals, as :func:`gamelib.verdict.compare.compare`."""
+        ``deals`` deals, as :func:`gamelib.verdict.compare.compare` (given a clock by the budget,
+        it plays its whole schedule and stops at the clock, as :meth:`verdict`)."""
         from gamelib.verdict.budget import need_columns
         from gamelib.verdict.compare import compare
 
@@ -893,8 +902,8 @@ class Study:
             table = compare(
                 base, variant, lineups, list(questions), change=change, alpha=self.alpha,
                 beta=self.beta, seed=self.seed, cache=self.cache, workers=self.workers,
-                executor=self.scheduler, max_games=n * per, max_minutes=minutes,
-                progress=show, tables=games,
+                executor=self.scheduler, max_minutes=minutes, progress=show, tables=games,
+                max_games=(deals if minutes is not None else n) * per,
             )  # fmt: skip
             self.answers.games[key] = games
             return table.assign(**tags, asked=deals)

@@ -21,7 +21,7 @@ from gamelib.garner import GARNER
 from gamelib.sim import save, simulate, sweep
 from gamelib.sim.chunks import ChunkJob
 from gamelib.study import Budget, Job, ParameterError, check, held, plan
-from gamelib.verdict import Fair, Stalls, verdict
+from gamelib.verdict import Fair, Skill, Stalls, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = GARNER.config("A")
@@ -521,6 +521,8 @@ def test_a_declared_study_plans_once_plays_and_answers_by_key(
     study.compare("one", CFG, wider, ["random"], [Changes(0.99)], 200, change="must_move=one")
     with pytest.raises(ConfigError, match="asks 'games' twice"):
         study.simulate("games", CFG, PLAYERS, 10)
+    with pytest.raises(ConfigError, match="mixes mirror questions with skill: ask them apart"):
+        study.verdict("both", CFG, ["random", "greedy"], [Fair(0.1), Skill(0.1)], 10)
     study.plan()
     planned = capsys.readouterr().out
     # one line: the runs the asks read (the verdict's mirror run and each rule's random run
