@@ -709,7 +709,8 @@ class Study:
     def _ask(self, key: Any, what: list[Any], reads: list[Job], deals: int, go: Any) -> None:
         if key in self.keys:
             raise ConfigError(f"the study asks {key!r} twice")
-        doc = json.dumps([*what, self.alpha, self.beta, deals, self.seed], default=str)
+        # the key is part of the call: two asks of the same run keep their own tables and tags
+        doc = json.dumps([repr(key), *what, self.alpha, self.beta, deals, self.seed], default=str)
 
         def quiet(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
             # the study's workers are "at most": a run with fewer chunks uses fewer, unsaid

@@ -540,6 +540,13 @@ def test_a_declared_study_plans_once_plays_and_answers_by_key(
                   change="must_move=one", progress=False)  # fmt: skip
     pd.testing.assert_frame_equal(answers["one"].drop(columns=["asked"]), one)
     assert len(answers.cat(["games", "games"])) == 160
+    # two asks of the same run under other keys each keep their own table and tags
+    twice = Study(13, 5, workers=1, cache=cache)
+    twice.simulate("a", CFG, PLAYERS, 10, side="a")
+    twice.simulate("b", CFG, PLAYERS, 10, side="b")
+    both = twice.run()
+    capsys.readouterr()
+    assert (set(both["a"]["side"]), set(both["b"]["side"])) == ({"a"}, {"b"})
     # a sweep and a ladder's matchups are the functions' tables, each run planned once
     more = Study(13, 5, workers=1, cache=cache)
     grid = {"setup": ["A", "B"], "must_move": ["none", "one"]}
