@@ -210,6 +210,18 @@ def test_crossed_bounds_are_said_instead_of_a_deal_count():
     assert "crossed" in s and "more deals" not in s
 
 
+def test_several_decisions_in_one_finding_each_after_its_name():
+    from gamelib.verdict.stored import sentences
+
+    rows = pd.DataFrame([_row(at="heuristic"), _row(at="search", decision="fails", lo=0.04)])
+    text = sentences(rows, "at", {"heuristic": "at the heuristic"})
+    first = f"at the heuristic — {sentence(_row(at='heuristic'))}"
+    # a value without a name says itself
+    second = f"search — {sentence(_row(at='search', decision='fails', lo=0.04))}"
+    assert text == f"{first}; {second}" and second.startswith("search — **an effect**")
+    assert sentences(rows.iloc[:0], "at") == ""
+
+
 def test_paired_runs_picks_runs_of_a_sweep_over_other_rules():
     from gamelib.sim import sweep
 
@@ -231,3 +243,44 @@ def test_paired_runs_picks_runs_of_a_sweep_over_other_rules():
     assert "player_3" not in three and "win_3" not in three  # not a seat of a 3-player game
     with pytest.raises(ConfigError, match="no rule"):
         paired_runs(table, "zero_multiplier", 1, 2, where={"nonsense": 1})
+
+
+def test_verdict_list_says_each_rows_answer_estimate_and_deals_and_groups_them():
+    from gamelib.stats import interval_text
+    from gamelib.verdict.stored import verdict_list
+
+    rows = pd.DataFrame(
+        [
+            _row(level="a", question="fair", decision="holds", measure="seat 0 wins"),
+            _row(level="b", question="fair", decision="fails", measure="seat 0 wins"),
+            _row(
+                level="c",
+                question="fair",
+                decision="undecided",
+                measure="seat 0 wins",
+                more_deals=4152.0,
+            ),
+            _row(level="d", question="fair", decision="undecided", more_deals=0.4),
+            _row(
+                level="e",
+                question="fair",
+                decision="undecided",
+                more_deals=None,
+                deals=300,
+                asked=1000,
+            ),
+        ]
+    )
+    text = verdict_list(rows)
+    clauses = text.split(". In all: ")[0].split("); ")
+    assert [c.split("`")[1] for c in clauses] == list(rows.level)
+    est = interval_text(0.004, -0.0003, 0.012)
+    assert clauses[0] == f"`a` **fair** (seat 0 wins {est}"
+    assert clauses[1].startswith("`b` **not fair** (") and "more deals" not in clauses[1]
+    assert clauses[2].endswith("about 4,152 more deals would decide")
+    assert "a few more deals would decide" in clauses[3]
+    assert "on the margin" in clauses[4] and "stopped it at 300 of 1,000 deals" in clauses[4]
+    assert "stopped" not in "".join(clauses[:4])  # no asked column value: never a budget stop
+    assert text.endswith("In all: fair at `a`; not fair at `b`; undecided at `c`, `d`, `e`.")
+    skill = verdict_list(pd.DataFrame([_row(level="s v w", question="skill", decision="holds")]))
+    assert skill.startswith("`s v w` **skill shows**") and verdict_list(rows.iloc[0:0]) == ""

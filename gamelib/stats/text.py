@@ -1,5 +1,6 @@
 """Findings in words: numbers and intervals as a designer reads them (never ``-0.000``), a
-direction from an interval, a paired change, and the rendered summary a notebook shows."""
+direction from an interval, a paired change, a row of an estimate table and a table of them in
+one finding, and the rendered summary a notebook shows."""
 
 from __future__ import annotations
 
@@ -54,6 +55,67 @@ def change_text(effect: Mapping[str, Any], *, digits: int = 3, pct: bool = False
         f"{f(effect['mean_b'])} → {f(effect['mean_a'])} "
         f"({g(effect['diff'])} [{g(effect['lo'])}, {g(effect['hi'])}])"
     )
+
+
+#: the estimate column of each kind of :mod:`gamelib.stats` table, in the order they are looked for
+ESTIMATES = ("rate", "mean", "share", "coef", "diff", "estimate", "ratio")
+
+
+def estimate_text(
+    row: Mapping[str, Any],
+    digits: int = 3,
+    *,
+    pct: bool = False,
+    words: Sequence[str] | None = None,
+    at: float = 0.0,
+) -> str:
+    """A row of a :mod:`gamelib.stats` table in words: its estimate (``rate``, ``mean``,
+    ``share``, ``coef``, ``diff``, ``estimate`` or ``ratio``) with its interval —
+    ``0.599 [0.577, 0.620]`` — or, for a row of ``describe()``, the median with its quartiles,
+    ``13 (11–15)``.  ``words``: (up, down, neither), the word the interval supports against
+    ``at`` (:func:`direction`), in brackets after it — ``0.173 [0.161, 0.184] (more than
+    even)``.  An interval with an infinite bound (a ratio whose denominator the deals cannot
+    tell from zero) is said to be unbounded, and a missing estimate missing, never printed as
+    ``inf`` or ``nan``."""
+    if "50%" in row and "lo" not in row:
+        q1, median, q3 = (number_text(float(row[k]), digits) for k in ("25%", "50%", "75%"))
+        return f"{median} ({q1}–{q3})"
+    names = [k for k in ESTIMATES if k in row]
+    if not names or "lo" not in row or "hi" not in row:
+        raise ValueError(f"not a row of an estimate table (no {'/'.join(ESTIMATES)}, lo, hi)")
+    est, lo, hi = float(row[names[0]]), float(row["lo"]), float(row["hi"])
+    if not math.isfinite(est):
+        return "no estimate (these deals cannot give one)"
+    if math.isfinite(lo) and math.isfinite(hi):
+        text = interval_text(est, lo, hi, digits, pct=pct)
+    else:
+        text = f"{number_text(est, digits, pct=pct)} (an interval these deals cannot bound)"
+    if words is None:
+        return text
+    up, down, neither = words
+    return f"{text} ({direction(lo, hi, up, down, neither, at=at)})"
+
+
+def listed(table: Any, by: str | None = None, *, sep: str = "; ", **how: Any) -> str:
+    """A table of estimates in one finding: each row's ``by`` value (or its index) in code
+    quotes and its :func:`estimate_text` (``how``: that function's options) — "`greedy` 0.599
+    [0.577, 0.620]; `random` 0.995 [0.991, 0.997]"."""
+    rows = table.set_index(by) if by is not None else table
+    return sep.join(f"`{key}` {estimate_text(row, **how)}" for key, row in rows.iterrows())
+
+
+def budget_text(cut: Mapping[Any, int], minutes: float) -> str:
+    """What a study's time budget did, in words, from the deals each ask it cut short stopped at
+    (``Answers.cut`` of :class:`gamelib.study.Study`): "every ask played the deals asked for",
+    or "the time budget (1 min) cut heuristics greedy to 1,200 deals; search to 40 deals" (a
+    key that is a tuple is said as its parts)."""
+    if not cut:
+        return "every ask played the deals asked for"
+    said = [
+        f"{' '.join(map(str, key)) if isinstance(key, tuple) else key} to {deals:,} deals"
+        for key, deals in cut.items()
+    ]
+    return f"the time budget ({minutes:g} min) cut " + "; ".join(said)
 
 
 def findings(items: Sequence[str], title: str | None = None) -> Any:

@@ -309,6 +309,17 @@ def sentence(row: Mapping[str, Any], digits: int = 3) -> str:
     return text
 
 
+def sentences(
+    table: pd.DataFrame, by: str, names: Mapping[Any, str] | None = None, digits: int = 3
+) -> str:
+    """Several decisions in one finding: each row's :func:`sentence` after its ``by`` value (or
+    that value's name in ``names``), in the table's order, joined by semicolons — "at the
+    heuristic — **an effect** at …; at the search level — **an effect** at …"."""
+    names = names or {}
+    rows: list[Mapping[str, Any]] = [{str(k): v for k, v in r.items()} for _, r in table.iterrows()]
+    return "; ".join(f"{names.get(r[by], r[by])} — {sentence(r, digits)}" for r in rows)
+
+
 def rule_recommendation(row: Mapping[str, Any], rule: str) -> str:
     """What to print about ``rule`` from its effect verdict on the share of the player who
     plays for it (a comparison row, variant = with the rule): **keep** it when the effect fails
@@ -332,6 +343,34 @@ def rule_recommendation(row: Mapping[str, Any], rule: str) -> str:
         else f"about {int(more):,} more deals would decide"
     )
     return f"**undecided** whether to keep {rule} ({where}: {need})"
+
+
+def verdict_list(table: pd.DataFrame, digits: int = 3) -> str:
+    """A verdict table's rows in one finding: a clause a row — "`level` **answer** (measure
+    estimate [lo, hi])", an undecided one with about how many more deals would decide, and
+    where the time budget stopped it when it stopped short of the deals it ``asked`` for — then
+    which rows share each answer ("In all: not fair at `a`, `b`; undecided at `c`.")."""
+    from gamelib.stats import interval_text
+
+    clauses: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for row in table.to_dict("records"):
+        q, decision = str(row["question"]), str(row["decision"])
+        words = WORDS.get((q, decision)) or meaning(q, decision)
+        said = f"{row['measure']} {interval_text(row['estimate'], row['lo'], row['hi'], digits)}"
+        more = float(m) if isinstance(m := row.get("more_deals"), numbers.Real) else math.nan
+        asked = float(a) if isinstance(a := row.get("asked"), numbers.Real) else math.nan
+        if decision == UNDECIDED and more == more:
+            said += f"; {f'about {int(more):,}' if more >= 1 else 'a few'} more deals would decide"
+        elif decision == UNDECIDED:
+            said += "; the estimate sits on the margin"
+        if decision == UNDECIDED and row["deals"] < asked:
+            said += f"; the time budget stopped it at {int(row['deals']):,} of {int(asked):,} deals"
+        shown = words if decision == UNDECIDED else f"**{words}**"
+        clauses.append(f"`{row['level']}` {shown} ({said})")
+        groups.setdefault(words, []).append(f"`{row['level']}`")
+    summary = "; ".join(f"{words} at {', '.join(rows)}" for words, rows in groups.items())
+    return "; ".join(clauses) + (f". In all: {summary}." if clauses else "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
