@@ -53,7 +53,7 @@ from gamelib.core import ConfigError, GamelibWarning, Player, ResultsError, chec
 from gamelib.sim import combine, default_workers, game_of, n_seats, player_name, simulate
 from gamelib.sim.checks import Names
 from gamelib.sim.executors import local_pool
-from gamelib.stats import clustered_rate, paired_difference, wilson
+from gamelib.stats import clustered_rate, direction, interval_text, paired_difference, wilson
 
 __all__ = [
     "LadderRun",
@@ -63,7 +63,10 @@ __all__ = [
     "matchups",
     "matrix",
     "ratings",
+    "skill_text",
     "solitaire_table",
+    "solitaire_text",
+    "verdicts",
 ]
 
 #: the columns matchups() adds to the simulate rows, right after the provenance columns
@@ -522,3 +525,125 @@ def format_matrix(m: pd.DataFrame, digits: int = 2) -> str:
         cells = [cell.get((a, b), "—" if a == b else "") for b in cols]
         lines.append(f"{label[a]:<{head}}  " + "  ".join(f"{c:>{width}}" for c in cells))
     return "\n".join(lines)
+
+
+# --- a ladder's decisions and its findings in words ------------------------------------------
+
+
+def verdicts(
+    table: pd.DataFrame,
+    questions: Sequence[Any],
+    levels: Sequence[str] | None = None,
+    *,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> pd.DataFrame:
+    """Decide ``questions`` on a played ladder's own games, with the units of
+    :func:`gamelib.verdict.verdict` and its sequential procedure (:func:`gamelib.verdict.decide`,
+    its looks up to the deals the ladder holds): a mirror question (fair, stalls, length) on
+    each level's mirror games, ``skill`` on the games of each level against the one below it
+    among ``levels`` (default: the ladder's; give a sub-list, weakest first, to step between
+    some of them).  Returns a verdict table (one row per level, or ``"B v A"`` pair, and
+    question), as ``verdict`` does."""
+    from gamelib.verdict import COLUMNS, decide
+
+    info = _info(table)
+    names = list(levels) if levels is not None else _levels(table, info)
+    unknown = [lv for lv in names if lv not in _levels(table, info)]
+    if unknown:
+        raise ConfigError(f"not a level of this ladder: {', '.join(unknown)}")
+    design = info.get("design")
+
+    def games(kind: str, a: str, b: str | None) -> pd.DataFrame:
+        kinds, la, lb = table["matchup"].astype(str), table["level_a"], table["level_b"]
+        if kind == "pair":  # one run holds both seat orders of a 2-player pairing
+            g = table[(kinds == "pair") & la.isin([a, b]) & lb.isin([a, b])]
+        else:
+            g = table[(kinds == kind) & (la == a) & (lb == b if b is not None else True)]
+        if g.empty:
+            raise ResultsError(
+                f"the ladder table holds no {kind} games of {a}" + f" v {b}" * bool(b)
+            )
+        return g.reset_index(drop=True)
+
+    rows = []
+    for q in questions:
+        if q.unit == "mirror":
+            if design == "solo":
+                rows += [decide([games("solo", lv, None)], q, alpha=alpha, beta=beta, level=lv)
+                         for lv in names]  # fmt: skip
+            else:
+                rows += [decide([games("mirror", lv, lv)], q, alpha=alpha, beta=beta, level=lv)
+                         for lv in names]  # fmt: skip
+            continue
+        for weak, strong in itertools.pairwise(names):
+            if design == "solo":  # both levels on the same shuffles
+                units = [games("solo", strong, None), games("solo", weak, None)]
+            elif design == "pair":
+                units = [games("pair", weak, strong)]
+            else:  # the stronger on one seat, the weaker on the others
+                units = [games("one_v_rest", strong, weak)]
+            rows.append(decide(units, q, alpha=alpha, beta=beta, level=f"{strong} v {weak}",
+                               stronger=strong, weaker=weak))  # fmt: skip
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _cell(m: pd.DataFrame, a: str, b: str) -> Any:
+    return m[(m["level_a"] == a) & (m["level_b"] == b)].iloc[0]
+
+
+def _cell_text(m: pd.DataFrame, a: str, b: str, digits: int) -> str:
+    r = _cell(m, a, b)
+    return f"`{a}` {interval_text(r['rate'], r['lo'], r['hi'], digits)}"
+
+
+def skill_text(
+    m: pd.DataFrame,
+    rated: pd.DataFrame | None = None,
+    against: Mapping[str, Sequence[str]] | None = None,
+    digits: int = 3,
+) -> str:
+    """A ladder's matrix (:func:`matrix`) in words: each level against the one below it
+    ("beats", "loses to" or "is not distinguishable from", as its interval lies above, below or
+    around the fair share), how many of the others the top level beats, ``against`` (an
+    opponent: the levels whose share against it to give) and, with ``rated``
+    (:func:`ratings`), the ratings' order and whether it is the ladder's."""
+    levels = [str(x) for x in m["level_a"].cat.categories]
+    steps = []
+    for weak, strong in itertools.pairwise(levels):
+        r = _cell(m, strong, weak)
+        word = direction(r["lo"], r["hi"], "beats", "loses to", "is not distinguishable from",
+                         at=r["fair"])  # fmt: skip
+        steps.append(
+            f"`{strong}` {word} `{weak}` ({interval_text(r['rate'], r['lo'], r['hi'], digits)})"
+        )
+    top = levels[-1]
+    beaten = [str(b) for b in m[(m["level_a"] == top) & m["beats"]]["level_b"]]
+    text = "; ".join(steps) + f". `{top}` beats {len(beaten)} of the {len(levels) - 1} other levels"
+    text += f" ({', '.join(f'`{b}`' for b in beaten)})" if beaten else ""
+    if against:
+        text += ". Against the same opponents: " + "; ".join(
+            f"`{b}`: " + ", ".join(_cell_text(m, a, b, digits) for a in rows)
+            for b, rows in against.items()
+        )
+    if rated is not None:
+        order = [str(x) for x in rated["level"]]
+        text += ". Ratings (openskill, best first): " + " > ".join(f"`{lv}`" for lv in order)
+        text += " — the ladder's order" if order == levels[::-1] else " — not the ladder's order"
+    return text + "."
+
+
+def solitaire_text(solo: pd.DataFrame, digits: int = 3) -> str:
+    """A solitaire ladder (:func:`solitaire_table`) in words: each level's win rate, and its
+    gain over the level before it (paired on the same shuffles); a level that sees the draw
+    order is marked "(cheats)"."""
+    return "; ".join(
+        f"`{r['level']}`{' (cheats)' if r['cheating'] else ''} wins "
+        + interval_text(r["win_rate"], r["lo"], r["hi"], digits)
+        + (
+            ""
+            if r["gain"] != r["gain"]
+            else f", gain {interval_text(r['gain'], r['gain_lo'], r['gain_hi'], digits)}"
+        )
+        for r in solo.to_dict("records")
+    )
