@@ -44,7 +44,6 @@ from gamelib.gargon.kernel import (
     ROUNDS,
     S_WINNER,
     TO_MOVE,
-    _rng_streams,
     apply,
     deal,
     greedy,
@@ -52,6 +51,7 @@ from gamelib.gargon.kernel import (
     new_fwork,
     new_work,
     result,
+    rng_streams,
     tables,
 )
 from gamelib.gargon.rules import N_CARDS
@@ -82,7 +82,7 @@ def _positions(t: Any, seeds: Any, epsilon: float) -> Any:
     scores = np.zeros(n)
     amulets = np.zeros(n)
     for g in range(len(seeds)):
-        rs = _rng_streams(seeds[g], n)
+        rs = rng_streams(seeds[g], n)
         st = deal(t, rs, deck)
         first = k
         rounds = st[ROUNDS]

@@ -5,10 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from gamelib.jit_start import hide_coverage_from_numba
 from gamelib.version import __version__
-
-hide_coverage_from_numba()  # numba's import skips coverage unless it is measuring (jit_start)
 
 if TYPE_CHECKING:
     from gamelib.core import (

@@ -551,7 +551,7 @@ class SplitMixRandom(random.Random):
 def game_rngs(game_seed: int, n_players: int) -> tuple[random.Random, list[random.Random]]:
     """The chance stream and one stream per seat of one game, all derived from its seed.
 
-    They are the compiled cores' streams (``_rng_streams`` of each kernel): stream ``k`` starts
+    They are the compiled cores' streams (``rng_streams`` of each kernel): stream ``k`` starts
     at the ``k``-th SplitMix64 output of the seed; 0 is chance (deals, reshuffles), ``1 + seat``
     a seat's.  So the protocol and the kernels deal the same cards for the same seed.
     """

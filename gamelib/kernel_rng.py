@@ -6,10 +6,8 @@
 * **Per-game seeds** (:func:`seeds_for`): numpy's ``SeedSequence`` arithmetic compiled, equal to
   :func:`gamelib.core.game_seeds` (a test checks both give the same numbers).
 
-Every compiled module imports this one first, so it starts numba (:func:`gamelib.jit_start.start`:
-gamelib's functions load from the cache without a refresh of numba's target) before any
-compiled call, and each ends with :func:`gamelib.jit_cache.guard`, which flushes its cache when a
-file it depends on (this one included) has changed.
+Every compiled module imports this one, and each ends with :func:`gamelib.jit_cache.guard`,
+which flushes its cache when a file it depends on (this one included) has changed.
 """
 
 from __future__ import annotations
@@ -23,9 +21,6 @@ from numba import njit
 from gamelib.core import game_seeds
 from gamelib.jit_cache import guard as _guard
 from gamelib.jit_cache import njit_borrowing
-from gamelib.jit_start import start
-
-start()
 
 IntArray = npt.NDArray[np.int64]
 

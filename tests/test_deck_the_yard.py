@@ -50,7 +50,7 @@ def dty_kernel_shadow() -> Iterator[None]:
         assert K.legal_moves(t, kst, work) == legal, "kernel legal options"
         shuffles = len(self.chance.log)
         apply(self, move)
-        K.apply(t, kst, K.decision(move), K._rng_streams(0), clog, work)
+        K.apply(t, kst, K.decision(move), K.rng_streams(0), clog, work)
         got, want = K.describe(t, kst), K.describe_reference(self)
         reshuffled = len(self.chance.log) - shuffles
         assert len(K.KernelGames.chance_log_of(clog)) == reshuffled, "kernel reshuffles"

@@ -115,7 +115,7 @@ def test_the_python_streams_are_the_kernels():
 
     cfg = get_game("garner").config()
     t = K.tables(cfg)
-    rs = K._rng_streams(12345)
+    rs = K.rng_streams(12345)
     deck = np.empty(sum(cfg.suit_sizes), np.int64)
     K.deal(t, rs, deck)
     chance, seats = game_rngs(12345, 2)

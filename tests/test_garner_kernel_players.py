@@ -96,10 +96,10 @@ def crosscheck(
                     plan = plans[firsts.index(d)]
                     # the kernel's plan for this lift, as the kernel's play keeps it
                     K.legal(t, st, work)  # lift_values used work: the legal lifts again
-                    nc, top_h, n_top = KP._prepare(t, pt, st, seat, n, work, pw, fv)
+                    nc, top_h, n_top = KP.prepare_lifts(t, pt, st, seat, n, work, pw, fv)
                     avoid = pw[KP.P_AVOID0 + seat]
                     li = firsts.index(d)
-                    _, ci, tg = KP._lift_plan(
+                    _, ci, tg = KP.lift_plan(
                         t, pt, st, seat, li, nc, top_h, n_top, work, pw, fv, avoid, True
                     )
                     pw[KP.P_PLAN, 2 * seat], pw[KP.P_PLAN, 2 * seat + 1] = ci, tg

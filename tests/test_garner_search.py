@@ -12,7 +12,7 @@ import pytest
 from gamelib.core import Chance, ConfigError
 from gamelib.garner import GARNER, SETUPS, GarnerConfig, GarnerState
 from gamelib.garner import search as S
-from gamelib.garner.rules import COLLECT, LIFT, Collect, _tables
+from gamelib.garner.rules import COLLECT, LIFT, Collect, rule_tables
 from gamelib.records import play_game
 from gamelib.sim import simulate
 from gamelib.stats import clustered_rate
@@ -165,7 +165,7 @@ def _endgame(phase: int) -> GarnerState:
     site 8. Seat 0 has won suit 0 (5 of 9) and holds 4 of suit 1; seat 1 has won suit 2 and holds
     4 of suit 1. Whoever collects the suit-1 card wins the game, and seat 0 moves: it must
     collect site 8 (and, from the lift, must not bury site 8 under the other card)."""
-    t = _tables(A)
+    t = rule_tables(A)
     cards = {u: [c for c in range(len(t.suit_of)) if t.suit_of[c] == u] for u in range(3)}
     a, b = cards[0][0], cards[1][0]
     stacks: list[list[int]] = [[] for _ in range(9)]

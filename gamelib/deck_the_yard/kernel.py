@@ -191,7 +191,7 @@ def tables(config: DeckTheYardConfig) -> KernelTables:
 
 
 @njit(cache=True)
-def _rng_streams(seed: int) -> Any:
+def rng_streams(seed: int) -> Any:
     """Two streams from a game's seed: 0 for chance (deal, reshuffles), 1 for the player."""
     return _streams(seed, 2)
 
@@ -721,7 +721,7 @@ def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
     chance = np.zeros((n_rec, p[MAX_SHUFFLE_LOG] + 1), np.int16)
     no_log = np.zeros(0, np.int64)
     for g in range(n_games):
-        rs = _rng_streams(seeds[g])
+        rs = rng_streams(seeds[g])
         clog = new_log(t) if record else no_log
         st = deal(t, rs, pat_buf, pile_buf, clog, work)
         n_dec, buf = play_game(t, rs, st, clog, work, buf, player, results[g, r_options:])
@@ -876,7 +876,7 @@ class KernelGames:
         """Game ``g``'s kernel state after the deal, with what ``apply`` needs next: ``(t, st,
         rs, clog, work)`` (its random streams, a fresh chance log, scratch space)."""
         t = tables(self.config)
-        rs = _rng_streams(int(self.table["seed"][g]))
+        rs = rng_streams(int(self.table["seed"][g]))
         p = t.params
         patterns = np.empty(int(p[N_PATTERNS]), np.int64)
         pile = np.empty(int(p[N_CARDS]), np.int64)

@@ -181,7 +181,7 @@ def tables(config: GargonConfig) -> KernelTables:
 
 
 @njit(cache=True)
-def _rng_streams(seed: int, n_players: int) -> Any:
+def rng_streams(seed: int, n_players: int) -> Any:
     """``n_players + 1`` streams from a game's seed: 0 deals, ``1 + seat`` decides for a seat."""
     return _streams(seed, n_players + 1)
 
@@ -710,8 +710,8 @@ def new_fwork(t: Any) -> Any:
 
 
 @njit(cache=True)
-def _card_values(t: Any, st: Any, seat: int, value_zeros: bool, fwork: Any) -> None:
-    """``GreedyPlayer._card_values`` for the cards in ``seat``'s hand: ``fwork[F_EV + c]`` the
+def card_values(t: Any, st: Any, seat: int, value_zeros: bool, fwork: Any) -> None:
+    """``GreedyPlayer.card_values`` for the cards in ``seat``'s hand: ``fwork[F_EV + c]`` the
     expected gain of playing card ``c`` now, ``fwork[F_PWIN + c]`` its chance to win its battle.
 
     Reads only what ``seat``'s observation shows: its own hand; every seat's captures and the
@@ -789,7 +789,7 @@ def _card_values(t: Any, st: Any, seat: int, value_zeros: bool, fwork: Any) -> N
 @njit(cache=True)
 def play_score(t: Any, x: int, fwork: Any) -> Any:
     """Greedy's score of the play packed in ``x`` (its cards' expected gains, from
-    ``_card_values``, less 0.01 per value point) and whether each of its cards is likely to win
+    ``card_values``, less 0.01 per value point) and whether each of its cards is likely to win
     (``(score, likely)``); the search's priors use the same numbers."""
     ev = 0.0
     values = 0
@@ -809,7 +809,7 @@ def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) ->
     """The greedy player (``gamelib.gargon.players.GreedyPlayer``; ``value_zeros`` False is
     ``greedy:ignore``) on the ``n`` legal options in ``work[:n]``: returns its decision.
 
-    It sees only the seat's observation (see ``_card_values``; the pile decision reads the
+    It sees only the seat's observation (see ``card_values``; the pile decision reads the
     piles' top colours, the pass its own hand size) and, like the reference, takes the first
     best option in the legal order, so it draws no random numbers.
     """
@@ -853,7 +853,7 @@ def greedy(t: Any, st: Any, work: Any, n: int, value_zeros: bool, fwork: Any) ->
         n_plays += 1
     has_pass = n_plays < n
     if n_plays:
-        _card_values(t, st, seat, value_zeros, fwork)
+        card_values(t, st, seat, value_zeros, fwork)
         best, best_score = -1, -np.inf
         for k in range(n_plays):
             score, likely = play_score(t, work[k], fwork)
@@ -949,7 +949,7 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int) ->
     offsets = np.zeros(n_rec + 1, np.int64)
     deals = np.empty((n_rec, N_CARDS), np.int16)
     for g in range(n_games):
-        rs = _rng_streams(seeds[g], n_players)
+        rs = rng_streams(seeds[g], n_players)
         st = deal(t, rs, deck)
         if rotation:
             rotate_hands(t, deck, rotation)

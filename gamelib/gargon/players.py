@@ -56,7 +56,7 @@ class GreedyPlayer:
         plays = [m for m in legal if isinstance(m, Play)]
         passes = [m for m in legal if isinstance(m, Pass)]
         if plays:
-            ev = self._card_values(obs)
+            ev = self.card_values(obs)
             best, best_score = None, float("-inf")
             for m in plays:
                 score = sum(ev[c][0] for c in m.cards) - 0.01 * sum(VALUE_OF[c] for c in m.cards)
@@ -71,7 +71,7 @@ class GreedyPlayer:
         want = 3 if len(obs.hand) < 8 else 1
         return max(passes, key=lambda m: (m.draws <= want, m.draws))
 
-    def _card_values(self, obs: GargonObservation) -> dict[int, tuple[float, float]]:
+    def card_values(self, obs: GargonObservation) -> dict[int, tuple[float, float]]:
         """For each card in hand: (expected gain if played now, chance it wins its battle)."""
         cfg = obs.config
         seen = set(obs.hand) | set(obs.discard)

@@ -126,8 +126,8 @@ from gamelib.gargon.kernel import (
     TURNED_UP,
     UNFINISHED,
     KernelTables,
-    _card_values,
     apply,
+    card_values,
     encode,
     greedy,
     legal,
@@ -337,7 +337,7 @@ def _rank_options(t: Any, st: Any, work: Any, n: int, fwork: Any, prior: Any) ->
             has_play = True
             break
     if has_play:
-        _card_values(t, st, seat, True, fwork)
+        card_values(t, st, seat, True, fwork)
     want = 3 if st[O_HAND_N + seat] < 8 else 1
     for k in range(n):
         x = work[k]

@@ -61,7 +61,7 @@ from gamelib.garner.rules import (
     Lift,
     Place,
 )
-from gamelib.garner.rules import _tables as reference_tables
+from gamelib.garner.rules import rule_tables as reference_tables
 from gamelib.jit_cache import guard as _guard
 from gamelib.jit_cache import njit_borrowing
 from gamelib.kernel_rng import rng_below as _rng_below
@@ -153,7 +153,7 @@ def tables(config: GarnerConfig) -> KernelTables:
 
 
 @njit(cache=True)
-def _rng_streams(seed: int) -> Any:
+def rng_streams(seed: int) -> Any:
     """Three streams from a game's seed: 0 deals, 1 decides for seat 0, 2 for seat 1."""
     return _streams(seed, 3)
 
@@ -631,7 +631,7 @@ def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     offsets = np.zeros(n_rec + 1, np.int64)
     deals = np.empty((n_rec, p[N_CARDS]), np.int16)
     for g in range(n_games):
-        rs = _rng_streams(seeds[g])
+        rs = rng_streams(seeds[g])
         st = deal(t, rs, deck)
         n_dec, buf = play_random_game(t, rs, st, work, buf, results[g, R_OPTIONS:])
         result(t, st, results[g], scores[g], piles[g])

@@ -19,7 +19,7 @@ game here may differ from the reference players' game for the same seed (``engin
 
 Two details make the plans identical, not only their values: the reference keeps the *first*
 option that reaches the best value, and it walks the sites next to a suit's top-layer cards in
-site order (ascending), as ``_prepare`` lists them here.
+site order (ascending), as ``prepare_lifts`` lists them here.
 
 Caching: numba's on-disk cache (``cache=True``) notices edits to this file only; the module
 ends with :func:`gamelib.jit_cache.guard`, which empties its cache when ``kernel.py``,
@@ -58,7 +58,6 @@ from gamelib.garner.kernel import (
     W_OUT,
     KernelGames,
     KernelTables,
-    _rng_streams,
     apply,
     deal,
     games_table,
@@ -67,6 +66,7 @@ from gamelib.garner.kernel import (
     legal,
     new_work,
     result,
+    rng_streams,
     tables,
 )
 from gamelib.garner.rules import (
@@ -164,7 +164,9 @@ def _suit_values(t: Any, suit_total: Any, st: Any, seat: int, sv: Any) -> None:
 
 
 @njit_borrowing
-def _prepare(t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: Any, fv: Any) -> Any:
+def prepare_lifts(
+    t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: Any, fv: Any
+) -> Any:
     """What every lift's estimate reads: the legal lifts and number labels (from ``legal``), the
     top layer's suit groups, their values, and the sites next to each suit's groups."""
     p = t.params
@@ -320,7 +322,7 @@ def _exact_lift(
 
 
 @njit_borrowing
-def _lift_plan(
+def lift_plan(
     t: Any,
     pt: Any,
     st: Any,
@@ -453,11 +455,11 @@ def lift_values(
     t: Any, pt: Any, st: Any, seat: int, n_lifts: int, work: Any, pw: Any, fv: Any
 ) -> Any:
     """Greedy's estimate for each of the ``n_lifts`` legal lifts ``legal`` just wrote (in
-    ``fv[F_PLAN]``); returns what ``_lift_plan`` needs besides."""
-    nc, top, n_top = _prepare(t, pt, st, seat, n_lifts, work, pw, fv)
+    ``fv[F_PLAN]``); returns what ``lift_plan`` needs besides."""
+    nc, top, n_top = prepare_lifts(t, pt, st, seat, n_lifts, work, pw, fv)
     avoid = pw[P_AVOID0 + seat]
     for li in range(n_lifts):
-        v, _, _ = _lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, False)
+        v, _, _ = lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, False)
         fv[F_PLAN, li] = v
     return nc, top, n_top
 
@@ -480,20 +482,20 @@ def _greedy_lift(
             m += 1
     li = pool[0] if m == 1 else pool[_rng_below(rs, 1 + seat, m)]
     avoid = pw[P_AVOID0 + seat]
-    _, ci, tg = _lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
+    _, ci, tg = lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
     pw[P_PLAN, 2 * seat] = ci
     pw[P_PLAN, 2 * seat + 1] = tg
     return int(pw[P_LIFTS, li])
 
 
 @njit_borrowing
-def _plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any) -> int:
+def plan_lift(t: Any, pt: Any, st: Any, seat: int, li: int, work: Any, pw: Any, fv: Any) -> int:
     """Make lift ``li`` of ``st``'s legal lifts ``seat``'s plan (as greedy keeps it); returns the
     lift's decision."""
     n = legal(t, st, work)
-    nc, top, n_top = _prepare(t, pt, st, seat, n, work, pw, fv)
+    nc, top, n_top = prepare_lifts(t, pt, st, seat, n, work, pw, fv)
     avoid = pw[P_AVOID0 + seat]
-    _, ci, tg = _lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
+    _, ci, tg = lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
     pw[P_PLAN, 2 * seat] = ci
     pw[P_PLAN, 2 * seat + 1] = tg
     return int(pw[P_LIFTS, li])
@@ -507,7 +509,7 @@ def cautious_reply(
     greedily on a copy (its decisions written to ``trace``) and return ``(reply, n)``: the
     opponent's best lift estimate afterwards (0 when the game is over) and how many decisions
     the turn took after the lift."""
-    d = _plan_lift(t, pt, st, seat, li, work, pw, fv)
+    d = plan_lift(t, pt, st, seat, li, work, pw, fv)
     trial = pw[P_REPLY_TRIAL, : len(st)]
     for i in range(len(st)):
         trial[i] = st[i]
@@ -554,7 +556,7 @@ def _cautious_lift(
             cand[j], cand[k] = cand[k], cand[j]
         m = width
     if m == 1:
-        return _plan_lift(t, pt, st, seat, cand[0], work, pw, fv)
+        return plan_lift(t, pt, st, seat, cand[0], work, pw, fv)
     replies = fv[F_REPLY]
     trace = pw[P_TRACE]
     for j in range(m):
@@ -568,7 +570,7 @@ def _cautious_lift(
             cand[k] = cand[j]
             k += 1
     pick = cand[0] if k == 1 else cand[_rng_below(rs, 1 + seat, k)]
-    return _plan_lift(t, pt, st, seat, pick, work, pw, fv)
+    return plan_lift(t, pt, st, seat, pick, work, pw, fv)
 
 
 @njit_borrowing
@@ -722,7 +724,7 @@ def play_batch_kernel(t: Any, pt: Any, codes: Any, seeds: Any, record: bool) -> 
     offsets = np.zeros(n_rec + 1, np.int64)
     deals = np.empty((n_rec, p[N_CARDS]), np.int16)
     for g in range(n_games):
-        rs = _rng_streams(seeds[g])
+        rs = rng_streams(seeds[g])
         st = deal(t, rs, deck)
         n_dec, buf = play_game(t, pt, codes, rs, st, work, pw, fv, buf, results[g, R_OPTIONS:])
         result(t, st, results[g], scores[g], piles[g])

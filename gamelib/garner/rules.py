@@ -256,7 +256,7 @@ class _Tables:
 
 
 @lru_cache(maxsize=64)
-def _tables(cfg: GarnerConfig) -> _Tables:
+def rule_tables(cfg: GarnerConfig) -> _Tables:
     return _Tables(cfg)
 
 
@@ -290,7 +290,7 @@ class GarnerState(State):
 
     def __init__(self, config: GarnerConfig, stacks: list[list[CardId]], chance: Chance) -> None:
         self.config = config
-        self.t = _tables(config)
+        self.t = rule_tables(config)
         self.stacks = stacks
         self._chance = chance
         #: piles[seat][suit]: how many cards of that suit the seat has collected
@@ -631,7 +631,7 @@ def state_from_start(
     config: GarnerConfig, start: Mapping[str, Any], chance_log: Sequence[Any] = ()
 ) -> GarnerState:
     """Rebuild the starting state from a record's layout, checking it deals the whole deck."""
-    t = _tables(config)
+    t = rule_tables(config)
     index = {(u, n): c for c, (u, n) in enumerate(zip(t.suit_of, t.number_of, strict=True))}
     try:
         layout = start["layout"]
@@ -667,7 +667,7 @@ def from_layout(
     For worked examples and tests; the cards need not be the whole deck, but each must exist
     and appear once.  ``piles[seat][suit]`` sets how many cards each scoring pile holds.
     """
-    t = _tables(config)
+    t = rule_tables(config)
     index = {(u, n): c for c, (u, n) in enumerate(zip(t.suit_of, t.number_of, strict=True))}
     if len(layout) != config.rows * config.cols:
         raise ConfigError(

@@ -60,7 +60,7 @@ so a node is nine numbers whatever the position). A node's untried children sit 
 child block; taking one swaps it forward, so every child keeps its legal-order ``F_INDEX``.
 
 Random numbers: the search seed (drawn by :class:`MCTSPlayer` from its seat's ``rng``) starts
-three SplitMix64 streams (``kernel._rng_streams``): stream 0 picks untried children, stream
+three SplitMix64 streams (``kernel.rng_streams``): stream 0 picks untried children, stream
 ``1 + seat`` plays that seat in playouts. Same seed, same position → same decision.
 
 Caching: numba's on-disk cache notices edits to this file only; the module ends with
@@ -90,20 +90,20 @@ from gamelib.garner.kernel import (
     TURN_LIMIT,
     TURNS,
     W_OUT,
-    _rng_streams,
     apply,
     from_reference,
     legal,
     new_work,
+    rng_streams,
     same_position,
 )
 from gamelib.garner.kernel_players import (
     P_AVOID0,
     P_AVOID1,
     P_PLAN,
-    _plan_lift,
     greedy_decision,
     new_player_work,
+    plan_lift,
     player_tables,
 )
 from gamelib.garner.rules import LIFT, OVER, PLACE, GarnerState
@@ -246,7 +246,7 @@ def playout(
     pw[P_AVOID0, :] = 0
     pw[P_AVOID1, :] = 0
     if policy == GREEDY and lift_k >= 0 and st[PHASE] == PLACE:
-        _plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
+        plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
     while st[PHASE] != OVER:
         if cutoff > 0 and st[TURNS] >= stop and st[PHASE] == LIFT:
             return material(t, pt.suit_total, st)
@@ -275,7 +275,7 @@ def _greedy_choice(
     pw[P_AVOID0, :] = 0
     pw[P_AVOID1, :] = 0
     if lift_k >= 0 and st[PHASE] == PLACE:
-        _plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
+        plan_lift(t, pt, pre, pre[TO_MOVE], lift_k, work, pw, fv)
     n = legal(t, st, work)
     return int(greedy_decision(t, pt, st, n, work, pw, fv, rs, 0))
 
@@ -346,7 +346,7 @@ def grow_tree(
     (tree reuse); the back-ups stop at it. Returns ``(nodes, value, n_nodes)`` (grown)."""
     work = new_work(t)
     pw, fv = new_player_work(t)
-    rs = _rng_streams(seed)
+    rs = rng_streams(seed)
     st = root.copy()
     pre = pre0.copy()  # the position before the path's last lift (greedy playouts plan it)
     for done in range(iterations):

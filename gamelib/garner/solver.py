@@ -105,12 +105,12 @@ from gamelib.garner.kernel_players import (
     P_AVOID0,
     P_LIFTS,
     P_PLAN,
-    _lift_plan,
-    _prepare,
     collect_values,
+    lift_plan,
     new_player_work,
     play_game,
     player_tables,
+    prepare_lifts,
 )
 from gamelib.garner.rules import (
     COLLECT,
@@ -316,10 +316,10 @@ def _order(t: Any, pt: Any, c: Any, st: Any, d: int, n: int, tt_d: int, ci: int,
         plans[k, 1] = -1
     if c.zp[Z_ORDER] and n > 1:
         if phase == LIFT:
-            nc, top, n_top = _prepare(t, pt, st, seat, n, work, pw, fv)
+            nc, top, n_top = prepare_lifts(t, pt, st, seat, n, work, pw, fv)
             avoid = pw[P_AVOID0 + seat]
             for k in range(n):
-                v, pci, ptg = _lift_plan(
+                v, pci, ptg = lift_plan(
                     t, pt, st, seat, k, nc, top, n_top, work, pw, fv, avoid, False
                 )
                 moves[k] = pw[P_LIFTS, k]

@@ -70,7 +70,7 @@ class DeckTheYardEngine(Engine):
 
     def playout(self, k: np.ndarray, seed: int) -> list[float]:
         st = k.copy()
-        rs = dty_kernel._rng_streams(seed)
+        rs = dty_kernel.rng_streams(seed)
         log = np.zeros(0, np.int64)  # a rollout's reshuffles are drawn, not logged
         dty_kernel.play_game(
             self.t, rs, st, log, self.work, self._decisions, dty_kernel.RANDOM, self._counts

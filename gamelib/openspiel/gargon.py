@@ -276,7 +276,7 @@ class GargonEngine(Engine):
 
     def playout(self, k: np.ndarray, seed: int) -> list[float]:
         st = k.copy()
-        rs = kernel._rng_streams(seed, self.n)
+        rs = kernel.rng_streams(seed, self.n)
         kernel.play_random_game(self.t, rs, st, self.work, self._decisions)
         return self.returns(st)
 

@@ -58,7 +58,7 @@ class GarnerEngine(Engine):
     def playout(self, k: np.ndarray, seed: int) -> list[float]:
         st = k.copy()
         kernel.play_random_game(
-            self.t, kernel._rng_streams(seed), st, self.work, self._decisions, self._counts
+            self.t, kernel.rng_streams(seed), st, self.work, self._decisions, self._counts
         )
         return self.returns(st)
 
@@ -116,7 +116,7 @@ class GarnerAdapter(Adapter):
         return repr(move)
 
     def chance_string(self, config: Any, shuffle: int, item: int) -> str:
-        t = garner._tables(config)
+        t = garner.rule_tables(config)
         return f"deal suit {t.suit_of[item]} number {t.number_of[item]}"
 
     def returns(self, outcome: Outcome, n: int) -> list[float]:

@@ -422,7 +422,7 @@ def _write_stream(
     rows = 0
     try:
         for a, b in spans:
-            df, _ = store._read(store.folder / f"part-{a}-{b}.parquet")
+            df, _ = store.read(store.folder / f"part-{a}-{b}.parquet")
             df = tidy(df)
             if columns is not None:
                 df = slim(df, columns)

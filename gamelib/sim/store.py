@@ -200,7 +200,7 @@ class PartStore:
                 raise ResumeError(
                     self._bad(path, f"names deals {a}–{b - 1} of a {n_games}-deal run")
                 )
-            df, meta = self._read(path)
+            df, meta = self.read(path)
             rows = (b - a) * per_game
             if meta.get("fingerprint") != self.fingerprint:
                 raise ResumeError(
@@ -248,7 +248,8 @@ class PartStore:
             f"(or delete the folder {self.folder})"
         )
 
-    def _read(self, path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    def read(self, path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+        """One kept chunk's rows and its metadata (a damaged file is named in one line)."""
         import pandas as pd
 
         try:
