@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,58 @@ def test_worker_pools_and_dask_clients_are_made_in_the_runner_alone() -> None:
                 if called in makers and rel != "gamelib/sim/executors.py":
                     elsewhere.append(f"{rel}:{node.lineno} {called}(…)")
     assert not elsewhere, f"pools or clients made outside gamelib/sim/executors.py: {elsewhere}"
+
+
+#: the limits of a thin notebook (issue 45): lines of code (ruff-formatted, neither blank nor
+#: a comment), the longest code cell, classes
+NOTEBOOK_LINES, CELL_LINES = 250, 40
+#: a notebook not yet within the limits may not grow past what it has now (lines, longest
+#: cell, functions and lambdas); each number only goes down, and a notebook within the limits
+#: leaves this list
+NOT_YET_THIN = {
+    "01-garner-fairness": (815, 206, 12),
+    "02-gargon-zeros": (725, 132, 14),
+    "03-deck-the-yard-blackouts": (627, 140, 3),
+    "04-skill-ladder": (787, 85, 5),
+    "05-tuning": (306, 44, 8),
+    "06-what-to-print": (358, 73, 4),
+}
+
+
+def _notebook_code(path: Path) -> list[tuple[list[str], str]]:
+    """Each code cell of a notebook: its lines of code after ruff format, and its source."""
+    cells = []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        out = subprocess.run(
+            [sys.executable, "-m", "ruff", "format", "--config", str(ROOT / "pyproject.toml"),
+             "--stdin-filename", "cell.py", "-"],
+            input=src, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        code = [ln for ln in out.stdout.splitlines() if ln.strip() and ln.strip()[0] != "#"]
+        cells.append((code, src))
+    return cells
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")), ids=lambda p: p.stem
+)
+def test_a_notebook_is_thin(path: Path) -> None:
+    cells = _notebook_code(path)
+    lines = sum(len(code) for code, _ in cells)
+    longest = max(len(code) for code, _ in cells)
+    trees = [ast.parse(src) for _, src in cells]
+    classes = [n.name for t in trees for n in ast.walk(t) if isinstance(n, ast.ClassDef)]
+    functions = sum(isinstance(n, ast.FunctionDef | ast.Lambda) for t in trees for n in ast.walk(t))
+    assert not classes, f"{path.name} defines classes: {classes}"
+    if path.stem not in NOT_YET_THIN:
+        assert lines <= NOTEBOOK_LINES and longest <= CELL_LINES, (path.name, lines, longest)
+        return
+    ceiling = NOT_YET_THIN[path.stem]
+    assert lines > NOTEBOOK_LINES or longest > CELL_LINES, f"{path.name} is thin: unlist it"
+    for what, got, most in zip(
+        ("lines", "longest cell", "functions"), (lines, longest, functions), ceiling, strict=True
+    ):
+        assert got <= most, f"{path.name}: {what} {got}, more than the {most} it had"
