@@ -1,6 +1,10 @@
 """The skill ladder: every level of player against every other on common deals, the matchup
 matrix with intervals, the first player's edge at each level, and ratings.
 
+*Why one file (about 650 lines):* the play, the tables, the verdicts and the words all read the
+same ladder table and its ``ladder`` provenance (levels, design, cheats); split, each part would
+re-derive them.
+
 A ladder is a list of player specs (``["random", "greedy", "cautious"]``), its *levels*; a
 level's name is its spec.  :func:`matchups` plays the ladder through
 :func:`gamelib.sim.simulate`, one run per pairing, every run on the same ``seed`` — so deal
@@ -34,6 +38,10 @@ The result is one tidy table: the rows of every run (as ``simulate`` makes them)
 keeps it, so a stored ladder is re-simulated run by run like any stored study) and a ``ladder``
 entry: the levels in order, the design, and which levels cheat (players with
 ``observes = "state"`` see the whole state; every summary marks them).
+
+A played ladder's questions are decided on its own games (:func:`verdicts`, with the units and
+the sequential procedure of :func:`gamelib.verdict.verdict`) and said in words
+(:func:`skill_text`, :func:`solitaire_text`).
 """
 
 from __future__ import annotations
