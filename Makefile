@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]*-*.ipynb))
 LINTED := gamelib tests bench examples docs/conf.py
 CROSSCHECK_GAMES ?= 100000
 

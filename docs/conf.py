@@ -60,7 +60,7 @@ def copy_notebooks(app: Sphinx | None = None) -> list[str]:
     """Copy notebooks/NN-*.ipynb into docs/notebooks/ (only changed ones, stale ones removed);
     run when the build starts, before Sphinx looks for its sources."""
     NOTEBOOK_COPIES.mkdir(exist_ok=True)
-    sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+    sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb"))
     names = {p.name for p in sources}
     for stale in NOTEBOOK_COPIES.glob("*.ipynb"):
         if stale.name not in names:

@@ -79,7 +79,7 @@ def test_every_public_module_is_in_the_api_reference():
 
 def test_every_notebook_has_a_row_in_the_notebooks_page():
     page = (DOCS / "notebooks.md").read_text()
-    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb"))
     assert notebooks
     missing = [nb for nb in notebooks if f"](notebooks/{nb}.ipynb)" not in page]
     assert not missing, f"docs/notebooks.md has no row for {missing}"

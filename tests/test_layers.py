@@ -179,7 +179,7 @@ def _notebook_code(path: Path) -> list[tuple[list[str], str]]:
 
 
 @pytest.mark.parametrize(
-    "path", sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")), ids=lambda p: p.stem
+    "path", sorted((ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb")), ids=lambda p: p.stem
 )
 def test_a_notebook_is_thin(path: Path) -> None:
     cells = _notebook_code(path)

@@ -57,7 +57,7 @@ TIERS = ["02-gargon-zeros", "06-what-to-print"]
 #: every notebook run at its committed parameters into an empty cache with both cores busy: the
 #: outputs must be the committed ones, as nbval finds them on an idle machine (no clock cuts a
 #: committed answer)
-LOADED = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+LOADED = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]*-*.ipynb"))
 
 
 def _run(
@@ -155,7 +155,7 @@ def _cases(kind: str) -> list[Any]:
 
 
 def test_every_notebook_has_a_parameter_matrix() -> None:
-    stems = {p.stem for p in NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")}
+    stems = {p.stem for p in NOTEBOOKS.glob("[0-9][0-9]*-*.ipynb")}
     matrix = _matrix()
     assert stems <= set(matrix), f"notebooks without tests/notebook_params: {stems - set(matrix)}"
     for stem, spec in matrix.items():

@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb"))
 
 WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
 RESULT_LIKE = {
