@@ -11,10 +11,12 @@ The runs go two at a time (each kernel is its own process), then each test reads
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -60,15 +62,41 @@ TIERS = ["02-gargon-zeros", "06-what-to-print"]
 LOADED = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]*-*.ipynb"))
 
 
+#: the per-deal costs (``costs.json`` beside a study cache) the matrix runs have measured so
+#: far: a run starts with them, as a user's second notebook starts with the first one's, and
+#: adds its own; the loaded and tier runs measure theirs into their empty cache, as a new user
+COSTS: dict[str, float] = {}
+COSTS_LOCK = threading.Lock()
+
+
 def _run(
     stem: str,
     parameters: dict[str, Any],
     cache: Path,
     out: Path,
     env: dict[str, str] | None = None,
+    share_costs: bool = False,
 ) -> dict[str, Any]:
     """One papermill run; returns its error (or None), the output notebook and the cache."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    if share_costs:
+        cache.mkdir(parents=True, exist_ok=True)
+        with COSTS_LOCK:
+            (cache / "costs.json").write_text(json.dumps(COSTS), encoding="utf-8")
+    result = _papermill(stem, parameters, cache, out, env)
+    if share_costs:
+        with COSTS_LOCK, contextlib.suppress(OSError, ValueError):
+            COSTS.update(json.loads((cache / "costs.json").read_text(encoding="utf-8")))
+    return result
+
+
+def _papermill(
+    stem: str,
+    parameters: dict[str, Any],
+    cache: Path,
+    out: Path,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
     env = {**os.environ, **(env or {}), "GAMELIB_CACHE": str(cache)}
     args = [str(NOTEBOOKS / f"{stem}.ipynb"), str(out), json.dumps(parameters), str(NOTEBOOKS)]
     proc = subprocess.run(
@@ -91,7 +119,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = tmp_path_factory.mktemp("notebook-params")
 
     def twice(stem: str, params: dict[str, Any], where: Path) -> dict[str, Any]:
-        first = _run(stem, params, where / "cache", where / "first.ipynb")
+        first = _run(stem, params, where / "cache", where / "first.ipynb", share_costs=True)
         before = _chunks(where / "cache")
         again = _run(stem, params, where / "cache", where / "again.ipynb")
         return {"first": first, "again": again, "before": before, "after": _chunks(where / "cache")}
@@ -121,8 +149,9 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                     tasks[f"{stem}-twice"] = pool.submit(twice, stem, case["parameters"], where)
                 else:
                     tasks[f"{stem}-run-{i}"] = pool.submit(
-                        _run, stem, case["parameters"], where / "cache", where / "out.ipynb"
-                    )
+                        _run, stem, case["parameters"], where / "cache", where / "out.ipynb",
+                        share_costs=True,
+                    )  # fmt: skip
             for i, case in enumerate(spec.get("bad", [])):
                 where = base / f"{stem}-bad-{i}"
                 tasks[f"{stem}-bad-{i}"] = pool.submit(
