@@ -1,6 +1,9 @@
 """Studies for notebooks and scripts: parameters checked first, a plan with its time estimate
 stated before play, and the games taken from the study cache.
 
+*Why one file (about 1,400 lines):* the checks, the plan, the cost model, the budget and the
+declared study are the one room a notebook talks to; they read the same held deals and costs.
+
 A notebook's parameters cell is the single source of its values; the cell after it checks each
 one with :data:`check` and stops with one line naming a bad one (``GARGON_PLAYERS must be 3, 4
 or 5, got 6``), never a KeyError twenty cells later.  :func:`plan` then says what the notebook
@@ -11,20 +14,21 @@ probe seed for about a fifth of a second, and remembered in ``costs.json`` besid
 itself goes through the usual functions with ``cache=True``: :func:`gamelib.sim.simulate`,
 :func:`~gamelib.sim.sweep`, :func:`gamelib.verdict.verdict` and
 :func:`~gamelib.verdict.compare.compare` (the last two stop at ``max_minutes`` with their
-anytime-valid bounds).
+anytime-valid bounds), and a search of rules through :func:`gamelib.tune.search`
+(:meth:`Study.tune`: its clock is its share of the budget).
 
 The cost model is the simplest that works: seconds per deal of a line-up on one core, times the
-deals still to play, divided by the workers (play is embarrassingly parallel by deal).
+deals still to play, divided by the workers (play is embarrassingly parallel by deal); a computed
+table (:meth:`Study.table`: positions solved exactly, say) the same per item, measured by
+computing its next item, on one core.
 :class:`Budget` shares one time budget among a notebook's calls by that model and remembers
 where it cut one.
-
-*Why one file (about 900 lines):* the checks, the plan, the cost model, the budget and the
-declared study are the one room a notebook talks to; they read the same held deals and costs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -33,10 +37,10 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import pandas as pd
 
@@ -50,6 +54,8 @@ __all__ = [
     "Answers",
     "Budget",
     "Call",
+    "Computation",
+    "Computed",
     "Job",
     "ParameterError",
     "Study",
@@ -168,6 +174,50 @@ class _Checks:
             raise ParameterError(f"{name} lists a value twice: {value!r}")
         return value
 
+    def each_whole(
+        self,
+        name: str,
+        value: Any,
+        keys: Sequence[Any],
+        lo: int | None = None,
+        hi: int | None = None,
+    ) -> dict[Any, int]:
+        """One whole number within ``lo`` … ``hi`` for every key of ``keys``, or a dict with one
+        for each (a key spelled as text, as JSON spells it, stands for the key it names; other
+        keys are left alone, so one dict serves several choices of ``keys``); returns the number
+        of each key, in the order of ``keys``."""
+        self.seen.add(_root(name))
+        if not isinstance(value, dict):
+            self.whole(name, value, lo, hi)
+            return {k: value for k in keys}
+        given = {str(k): v for k, v in value.items()}
+        for k in keys:
+            if str(k) not in given:
+                raise ParameterError(
+                    f"{name} gives no value for {k!r}: give one whole number for all of "
+                    f"{_words(list(keys))}, or a dict with one for each, got {value!r}"
+                )
+            self.whole(f"{name}[{k!r}]", given[str(k)], lo, hi)
+        return {k: given[str(k)] for k in keys}
+
+    def field_values(
+        self, name: str, value: Any, game: str, field: str, least: int = 1
+    ) -> list[Any]:
+        """A list of at least ``least`` distinct values the rule ``field`` of ``game`` takes
+        (the rules say which: a value they refuse is named with their one line)."""
+        self.seen.add(_root(name))
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise ParameterError(f"{name} must be a list of {field} values, got {value!r}")
+        if len(value) < least:
+            raise ParameterError(
+                f"{name} must list at least {least} {field} value{'s' * (least > 1)}, got {value!r}"
+            )
+        if len(set(map(repr, value))) != len(value):
+            raise ParameterError(f"{name} lists a value twice: {value!r}")
+        for v in value:
+            self.rules(name, game, None, **{field: v})
+        return list(value)
+
     def subset(self, name: str, value: Any, choices: Sequence[Any], empty: bool = False) -> Any:
         """``value`` is a list of distinct members of ``choices`` (non-empty unless ``empty``)."""
         self.seen.add(_root(name))
@@ -274,18 +324,41 @@ class _Checks:
             raise ParameterError(f"{name}: {exc}") from None
         return value
 
-    def players(self, name: str, value: Any, game: str, empty: bool = False) -> Any:
-        """A list of distinct players the game knows."""
+    def players(self, name: str, value: Any, game: str, empty: bool = False, least: int = 1) -> Any:
+        """A list of distinct players the game knows (at least ``least``; none too if
+        ``empty``)."""
         self.seen.add(_root(name))
         if isinstance(value, str) or not isinstance(value, Sequence):
             raise ParameterError(f"{name} must be a list of player names, got {value!r}")
         if not value and not empty:
             raise ParameterError(f"{name} must name at least one player")
+        if value and len(value) < least:
+            raise ParameterError(f"{name} must name at least {least} players, got {value!r}")
         for v in value:
             self.player(name, v, game)
         if len(set(value)) != len(value):
             raise ParameterError(f"{name} names a player twice: {value!r}")
         return value
+
+    def named(
+        self, name: str, value: Any, items: Mapping[str, type | tuple[type, ...]]
+    ) -> dict[str, tuple[Any, ...]]:
+        """A non-empty dict from text names to entries of the ``items`` named, in order, each of
+        its type — ``check.named("RULES", RULES, {"rule fields": dict, "levels": list})`` — an
+        entry a tuple or a list (as JSON spells one), a list item a tuple too; returns the
+        entries as tuples."""
+        self.seen.add(_root(name))
+        kinds: list[tuple[type, ...]] = []
+        for kind in items.values():
+            kind = kind if isinstance(kind, tuple) else (kind,)
+            kinds.append((*kind, tuple) if list in kind else kind)
+        ok = isinstance(value, dict) and bool(value)
+        for key, entry in value.items() if ok else ():
+            ok = ok and isinstance(key, str) and isinstance(entry, list | tuple)
+            ok = ok and len(entry) == len(kinds) and all(map(isinstance, entry, kinds))
+        if not ok:
+            raise ParameterError(f"{name} must map a name to ({', '.join(items)}), got {value!r}")
+        return {key: tuple(entry) for key, entry in value.items()}
 
     def rules(self, name: str, game: str, setup: Any = None, **fields: Any) -> Any:
         """The rule set builds (a known setup, known fields, values each field takes); returns
@@ -296,6 +369,56 @@ class _Checks:
             return g.config(setup, **fields)
         except (ConfigError, ValueError, TypeError) as exc:
             raise ParameterError(f"{name}: {exc}") from None
+
+    def rule_sets(self, name: str, value: Any, game: str, empty: bool = False) -> list[Any]:
+        """A list of distinct rule sets of ``game`` (non-empty unless ``empty``), each a dict of
+        its rule fields — ``{"setup": "C", "must_move": "one"}``, any field the game's config
+        has — that builds (:meth:`rules`); returns their configs."""
+        self.seen.add(_root(name))
+        shape = f"a list of rule sets, each a dict of {game} rule fields"
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise ParameterError(f"{name} must be {shape}, got {value!r}")
+        if not value and not empty:
+            raise ParameterError(f"{name} must list at least one rule set")
+        configs = []
+        for i, fields in enumerate(value):
+            if not isinstance(fields, dict) or not all(isinstance(k, str) for k in fields):
+                raise ParameterError(f"{name} must be {shape}, got {fields!r} in {name}[{i}]")
+            configs.append(self.rules(f"{name}[{i}]", game, **fields))
+        if len(set(map(repr, configs))) != len(configs):
+            raise ParameterError(f"{name} lists a rule set twice: {value!r}")
+        return configs
+
+    def search(
+        self,
+        name: str,
+        value: Any,
+        game: str,
+        space: Mapping[str, Any],
+        seed: int,
+        alpha: float = 0.05,
+        beta: float = 0.05,
+    ) -> Any:
+        """A search's arguments (:meth:`Study.tune`'s): a dict of ``goal``, ``constraints``,
+        ``rungs``, ``top`` and ``budget`` (and optionally ``setup``, ``keep``, ``eta``,
+        ``finalists``, ``confirm_seed``, ``compare_games``) that makes a search of ``space``,
+        checked as :func:`gamelib.tune.search_spec` checks it, before any game."""
+        from gamelib.tune import search_spec
+
+        self.seen.add(_root(name))
+        needed = {"goal", "constraints", "rungs", "top", "budget"}
+        optional = {"setup", "keep", "eta", "finalists", "confirm_seed", "compare_games"}
+        keys = set(value) if isinstance(value, dict) else set()
+        if not isinstance(value, dict) or not needed <= keys or keys - needed - optional:
+            raise ParameterError(
+                f"{name} must be a dict of {', '.join(sorted(needed))} (and optionally "
+                f"{', '.join(sorted(optional))}), got {value!r}"
+            )
+        try:
+            search_spec(game, space, seed=seed, alpha=alpha, beta=beta, **value)
+        except (GamelibError, ValueError, TypeError) as exc:
+            raise ParameterError(f"{name}: {exc}") from None
+        return value
 
     def minutes(self, name: str, value: Any) -> Any:
         """A time budget: a positive number of minutes."""
@@ -332,7 +455,8 @@ check = _Checks()
 class Job:
     """One run a study will ask for: ``deals`` deals of ``players`` on ``config`` (``columns``:
     the outcome columns it reads, as ``simulate(columns=...)``; a stored study slimmed to them
-    serves it)."""
+    serves it; ``cached``: False for a run played outside the study cache — a search's, in its
+    own folder — of which no tier holds a deal)."""
 
     label: str
     config: Any
@@ -340,10 +464,175 @@ class Job:
     deals: int
     rotate_seats: bool = False
     columns: Sequence[str] | None = None
+    cached: bool = True
 
     @property
     def per_deal(self) -> int:
         return len(self.players) if self.rotate_seats else 1
+
+
+class Computation(Protocol):
+    """A table a study computes rather than plays (:meth:`Study.table`): ``make(parts, first,
+    n)`` returns the rows of items ``first`` … ``n`` − 1 of each of ``parts`` (each part a dict
+    of the columns that name its rows), the rows of item ``i`` the same whatever ``first`` and
+    ``n`` (so a count is a prefix, as deals are); ``item`` is the column that numbers them (an
+    item may have no row); ``name`` says everything else that fixes the rows (what is computed,
+    its rules and seed); ``stored``: a file of the stored studies (``data/results/``) that holds
+    items 0 … k − 1 of every part it has rows of, and that k — or None."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def item(self) -> str: ...
+    @property
+    def stored(self) -> tuple[str, int] | None: ...
+    def make(self, parts: Sequence[dict[str, Any]], first: int, n: int) -> pd.DataFrame: ...
+
+
+@dataclass(frozen=True)
+class Computed:
+    """One computed table a study will ask for: ``items`` items of each of ``parts`` (JSON, in
+    order) of ``what`` (a :class:`Computation`).  Each part's items 0 … k − 1 are kept in the
+    study cache, in ``tables/`` as one CSV a part and count, and served from there or from the
+    stored file; what neither holds is computed in this process, every part that lacks the same
+    items in one call of ``make``."""
+
+    label: str
+    what: Computation = field(compare=False, repr=False)
+    name: str
+    parts: tuple[str, ...]
+    items: int
+    cache: Any = field(compare=False, repr=False, default=True)
+
+    def _file(self, part: str) -> Path:
+        root, _ = cache_root(self.cache)
+        key = hashlib.sha256(json.dumps([self.name, part]).encode()).hexdigest()[:24]
+        return root / "tables" / key
+
+    def _cached(self, part: str) -> int:
+        """The items of ``part`` the study cache holds."""
+        stem = self._file(part)
+        counts = [int(p.stem.rsplit("-", 1)[1]) for p in stem.parent.glob(f"{stem.name}-*.csv")]
+        return max(counts, default=0)
+
+    def _stored(self, part: str) -> tuple[pd.DataFrame, int] | None:
+        """The stored file's rows of ``part`` and the items it holds, if it has any."""
+        if self.what.stored is None:
+            return None
+        name, items = self.what.stored
+        from gamelib.sim.deals import stored_folders
+
+        path = next((f / name for f in stored_folders() if (f / name).is_file()), None)
+        if path is None:
+            return None
+        rows = _part_rows(_read_table(path, path.stat().st_mtime_ns), json.loads(part))
+        return (rows, items) if len(rows) else None
+
+    def tiers(self) -> tuple[tuple[int, int], ...]:
+        """Per part: the items the study cache and the stored file hold."""
+        held = []
+        for p in self.parts:
+            stored = self._stored(p)
+            held.append((self._cached(p), stored[1] if stored is not None else 0))
+        return tuple(held)
+
+    def held(self) -> int:
+        """The items 0 … k − 1 every part holds (in either tier): k."""
+        return min((max(c, s) for c, s in self.tiers()), default=0)
+
+    def rows(self, n: int, deadline: float | None = None) -> pd.DataFrame:
+        """Items 0 … k − 1 of every part, the parts in order, computing what no tier holds: k is
+        ``n``, or fewer when the clock (``deadline``, of ``time.monotonic``) stops the computing
+        (``attrs["items"]``: k)."""
+        k = self.extend(n, deadline)
+        parts = []
+        for p in self.parts:
+            stored = self._stored(p)
+            if stored is not None and stored[1] >= k:
+                rows = stored[0]
+            else:
+                rows = pd.read_csv(f"{self._file(p)}-{self._cached(p)}.csv")
+            parts.append(rows[rows[self.what.item] < k])
+        out = pd.concat(parts, ignore_index=True)
+        out.attrs["items"] = k
+        return out
+
+    def extend(self, n: int, deadline: float | None = None) -> int:
+        """Compute the items below ``n`` that no tier holds, in batches while ``deadline``
+        allows (each about half of what the time left pays for, at the measured cost of an item
+        and then at the rate so far; all at once without a deadline); returns the items every
+        part then holds."""
+        start = done = self.held()
+        t0 = time.monotonic()
+        while done < n:
+            step = n - done
+            if deadline is not None:
+                rate = (time.monotonic() - t0) / (done - start) if done > start else self.seconds()
+                done = max(done, self.held())  # measuring the cost may have computed an item
+                left, step = deadline - time.monotonic(), n - done
+                if step <= 0 or rate > left:
+                    break
+                step = max(1, min(step, int(left / rate / 2) if rate > 0 else step))
+            self._compute(done + step)
+            done += step
+        return min(done, n)
+
+    def _compute(self, n: int) -> None:
+        """Compute the items below ``n`` that no tier holds: the parts that lack the same items
+        in one call of ``make``; each part's items 0 … n − 1 then written to the cache (its
+        shorter files removed)."""
+        short: dict[int, list[str]] = {}
+        for p, (c, s) in zip(self.parts, self.tiers(), strict=True):
+            if max(c, s) < n:
+                short.setdefault(max(c, s), []).append(p)
+        for first, parts in short.items():
+            new = self.what.make([json.loads(p) for p in parts], first, n)
+            for p in parts:
+                stored, cached, stem = self._stored(p), self._cached(p), self._file(p)
+                old = (
+                    stored[0] if stored is not None and stored[1] >= cached
+                    else pd.read_csv(f"{stem}-{cached}.csv") if cached else None
+                )  # fmt: skip
+                rows = pd.concat(
+                    [t for t in (old, _part_rows(new, json.loads(p))) if t is not None],
+                    ignore_index=True,
+                )
+                rows = rows[rows[self.what.item] < n]
+                stem.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(Path(f"{stem}-{n}.csv"), rows.to_csv(index=False))
+                if cached:  # what the longer file holds; a file that cannot go is read no more
+                    with contextlib.suppress(OSError):
+                        Path(f"{stem}-{cached}.csv").unlink()
+
+    def seconds(self) -> float:
+        """Seconds one item of the parts still short takes, as measured on this machine: read
+        from ``costs.json`` beside the cache, or measured now by computing the next item (kept
+        in the cache)."""
+        tiers = zip(self.parts, self.tiers(), strict=True)
+        short = [p for p, (c, s) in tiers if max(c, s) < self.items]
+        key = f"table|{self.name}|{','.join(short)}"
+        known = _read_costs().get(key)
+        if known is not None:
+            return known
+        t0 = time.perf_counter()
+        self.extend(self.held() + 1)
+        seconds = time.perf_counter() - t0
+        _write_cost(key, seconds)
+        return seconds
+
+
+def _part_rows(table: pd.DataFrame, part: dict[str, Any]) -> pd.DataFrame:
+    """The rows of a computed table that belong to ``part``."""
+    keep = pd.Series(True, index=table.index)
+    for column, value in part.items():
+        keep &= table[column] == value
+    return table[keep].reset_index(drop=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_table(path: Path, mtime: int) -> pd.DataFrame:
+    """A stored computed table, read once per version of the file."""
+    return pd.read_csv(path)
 
 
 def _costs_file() -> Path:
@@ -375,8 +664,11 @@ def _write_cost(key: str, seconds: float) -> None:
         atomic_write_text(_costs_file(), json.dumps(costs, indent=1, sort_keys=True))
 
 
-def held(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> int:
-    """The deals 0 … k−1 of the job's run the study cache or a stored study holds: k."""
+def held(job: Job | Computed, seed: int, cache: bool | str | os.PathLike[str] = True) -> int:
+    """The deals 0 … k−1 of the job's run the study cache or a stored study holds: k (of a
+    computed table: the items every part holds)."""
+    if isinstance(job, Computed):
+        return job.held()
     spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
     return _held(job, spec, cache)
 
@@ -388,16 +680,24 @@ def _entry(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str])
 
 
 def _held(job: Job, spec: dict[str, Any], cache: bool | str | os.PathLike[str]) -> int:
+    if not job.cached:
+        return 0
     return DealRanges.of(_entry(job, spec, cache).parts(job.deals, spec["seed"])).prefix()
 
 
-def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] = True) -> float:
+def estimate_seconds(
+    job: Job | Computed, seed: int, cache: bool | str | os.PathLike[str] = True
+) -> float:
     """Seconds one core needs for one deal of the job's run, as measured on this machine: read
     from ``costs.json`` beside the cache, or measured now by playing deals of the same line-up
     on a probe seed (``seed`` + 7919): one untimed deal (the first deal of a process loads the
     compiled core), then the slope between two sizes (a call's fixed cost is not a deal's).
-    A deal of a rotated line-up is all its seat arrangements."""
+    A deal of a rotated line-up is all its seat arrangements; an item of a computed table is
+    :meth:`Computed.seconds`."""
     from gamelib.sim import simulate
+
+    if isinstance(job, Computed):
+        return job.seconds()
 
     key = _cost_key(job)
     known = _read_costs().get(key)
@@ -436,7 +736,7 @@ def estimate_seconds(job: Job, seed: int, cache: bool | str | os.PathLike[str] =
 
 
 def plan(
-    jobs: Iterable[Job],
+    jobs: Iterable[Job | Computed],
     seed: int,
     minutes: float | None = None,
     workers: int | None = None,
@@ -450,18 +750,22 @@ def plan(
     cores = max(1, min(workers or default_workers(), default_workers()))
     rows = []
     for job in jobs:
-        spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
-        have = _held(job, spec, cache)
-        todo = max(0, job.deals - have)
+        if isinstance(job, Computed):  # computed in this process, on one core
+            have, asked, on, who = job.held(), job.items, 1, job.name
+        else:
+            spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
+            have, asked, on = _held(job, spec, cache), job.deals, cores
+            who = ",".join(player_name(p) for p in job.players)
+        todo = max(0, asked - have)
         cost = estimate_seconds(job, seed, cache) if todo else 0.0
         rows.append(
             {
                 "study": job.label,
-                "players": ",".join(player_name(p) for p in job.players),
-                "deals": job.deals,
-                "stored": min(have, job.deals),
+                "players": who,
+                "deals": asked,
+                "stored": min(have, asked),
                 "to play": todo,
-                "minutes": cost * todo / cores / 60.0,
+                "minutes": cost * todo / on / 60.0,
             }
         )
     table = pd.DataFrame(
@@ -516,7 +820,7 @@ def deals_within(job: Job, seed: int, minutes: float, workers: int | None = None
 #: that makes it (at most ``deals`` deals; a clock of ``minutes`` when not None; a progress bar
 #: when ``show``) and returns its table (a verdict's or comparison's has ``decision`` and
 #: ``deals`` columns)
-Call = tuple[str, Sequence[Job], int, Callable[[int, float | None, bool], pd.DataFrame]]
+Call = tuple[str, Sequence[Job | Computed], int, Callable[[int, float | None, bool], pd.DataFrame]]
 
 
 class Budget:
@@ -529,7 +833,8 @@ class Budget:
     an equal share gets all it needs, the others split the rest equally, and each is capped at
     the deals its share pays for (at the cost per deal measured on this machine); a capped
     call also has a clock, with slack for the estimate (:class:`Study`'s verdicts and
-    comparisons take the clock alone: they play their whole schedule and stop at it).
+    comparisons take the clock alone: they play their whole schedule and stop at it; a call
+    that plays outside the study cache — :meth:`Study.tune`'s search — always has its clock).
 
     A call the budget cut short (a capped run, a verdict still undecided at its cap or clock)
     is remembered in ``budget-stops.json`` beside the study cache under a key of everything that
@@ -551,10 +856,13 @@ class Budget:
         self.left, self.calls, self.seed, self.cache = float(minutes), list(calls), seed, cache
         self.budget = float(minutes)
         self.cores = max(1, min(workers or default_workers(), default_workers()))
-        runs: dict[Any, Job] = {}  # a run read by several calls is planned once
+        runs: dict[Any, Job | Computed] = {}  # a run read by several calls is planned once
         for _, reads, _, _ in self.calls:
             for j in reads:
-                d = runs.get(_ident(j), j)
+                if isinstance(j, Computed):
+                    runs[_ident(j)] = j
+                    continue
+                d = cast(Job, runs.get(_ident(j), j))
                 cols = tuple(sorted({*(d.columns or ()), *(j.columns or ())}))
                 runs[_ident(j)] = replace(j if j.deals > d.deals else d, columns=cols)
         self.plan = plan(runs.values(), seed, minutes=minutes, workers=self.cores, cache=cache)
@@ -581,17 +889,21 @@ class Budget:
                 atomic_write_text(self.file, json.dumps(self.stops, indent=1, sort_keys=True))
         return out
 
-    def _est(self, reads: Sequence[Job]) -> float:
+    def _est(self, reads: Sequence[Job | Computed]) -> float:
         return float(sum(self.minutes[_ident(j)] for j in reads))
 
-    def stop_key(self, key: str, reads: Sequence[Job]) -> str:
+    def stop_key(self, key: str, reads: Sequence[Job | Computed]) -> str:
         """Where a stop of this call is remembered: its key, the budget and the deals each tier
         holds of each run it reads now."""
         tiers = [self._tiers(j) for j in reads]
         doc = json.dumps([key, self.budget, tiers], default=str)
         return hashlib.sha256(doc.encode()).hexdigest()[:24]
 
-    def _tiers(self, job: Job) -> tuple[int, int]:
+    def _tiers(self, job: Job | Computed) -> Any:
+        if isinstance(job, Computed):
+            return job.tiers()
+        if not job.cached:
+            return 0, 0
         spec = run_spec(job.config, job.players, job.deals, self.seed, job.rotate_seats)
         return _entry(job, spec, self.cache).tiers(spec["seed"])
 
@@ -611,7 +923,7 @@ class Budget:
     def _one(
         self,
         key: str,
-        reads: Sequence[Job],
+        reads: Sequence[Job | Computed],
         deals: int,
         go: Callable[[int, float | None, bool], pd.DataFrame],
         future: Sequence[float],
@@ -627,24 +939,36 @@ class Budget:
         ]
         if not short:
             return go(deals, None, False)
-        cost = [(h, estimate_seconds(j, self.seed, self.cache) / self.cores) for j, h in short]
+        cost = []
+        for j, h in short:  # a computed table is computed in this process, on one core
+            cores = 1 if isinstance(j, Computed) else self.cores
+            most = j.items if isinstance(j, Computed) else j.deals  # a search's runs: their own
+            cost.append((h, most, estimate_seconds(j, self.seed, self.cache) / cores))
 
         def need(n: int) -> float:
-            return sum(c * max(0, n - h) for h, c in cost) / 60
+            return sum(c * max(0, min(n, most) - h) for h, most, c in cost) / 60
 
         share = self.share(need(deals), future)
-        lo, hi = min(h for h, _ in cost), deals  # the most deals the share pays for
+        lo, hi = min(h for h, _, _ in cost), deals  # the most deals the share pays for
         while lo < hi:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if need(mid) <= share else (lo, mid - 1)
         cap = max(1, lo)
         # a call whose whole play fits its share runs to its end; a capped one also has a
-        # clock, with slack for the estimate
-        clock = None if cap == deals else 1.5 * share + 0.1
+        # clock, with slack for the estimate; a call that plays outside the study cache (a
+        # search: its deals no cap can count) always has its clock
+        outside = any(isinstance(j, Job) and not j.cached for j, _ in short)
+        # a computed table always has its clock too: its cost is measured on one item
+        computed = any(isinstance(j, Computed) for j, _ in short)
+        clock = None if cap == deals and not (outside or computed) else 1.5 * share + 0.1
         t0 = time.monotonic()
         table = go(cap, clock, True)
         self.left = max(self.left - (time.monotonic() - t0) / 60, 0.01)
-        if "decision" in table:
+        if outside:  # where its clock stopped it is its own store's: 0, read back from there
+            stop = 0
+        elif computed:  # a computed table says how far its clock let it get
+            stop = int(table.attrs.get("items", cap))
+        elif "decision" in table:
             open_ = table[table["decision"] == "undecided"]
             stop = int(open_["deals"].max()) if len(open_) else deals  # decided: not a stop
         else:
@@ -654,15 +978,20 @@ class Budget:
         return table
 
 
-def _ident(job: Job) -> tuple[Any, ...]:
+def _ident(job: Job | Computed) -> tuple[Any, ...]:
+    if isinstance(job, Computed):
+        return "table", job.name, job.parts
+    if not job.cached:  # a search's runs are its own: never shared with another ask's
+        return job.config, tuple(job.players), job.rotate_seats, job.label
     return job.config, tuple(job.players), job.rotate_seats
 
 
 class Answers(dict[Any, pd.DataFrame]):
     """What :meth:`Study.run` returns: each ask's table by its key (with the ask's tags and the
-    deals it ``asked`` for as columns); ``games``: each verdict's and comparison's units' games
-    by its key (as ``verdict(tables=...)``); ``cut``: the keys the budget stopped short of the
-    deals they asked for."""
+    deals it ``asked`` for as columns; a search's answer is its ``SearchResult``); ``games``:
+    each verdict's and comparison's units' games by its key (as ``verdict(tables=...)``);
+    ``cut``: the keys the budget stopped short of the deals they asked for (a search's clock
+    is in its spec instead)."""
 
     games: dict[Any, dict[str, list[pd.DataFrame]]]
     cut: dict[Any, int]
@@ -685,6 +1014,8 @@ class Study:
     prints every run the asks read, each once at its most deals, with what is held, what is to
     play and the estimate against ``minutes``; :meth:`run` shares ``minutes`` among the asks by
     :class:`Budget` (one that needs little gets all it needs) and returns the :class:`Answers`.
+    :meth:`table` asks for a computed table, :meth:`tune` for a search of rules (as
+    :func:`gamelib.tune.search`: its result is the answer).
     """
 
     def __init__(
@@ -705,8 +1036,12 @@ class Study:
         self.answers = Answers()
         self.answers.games, self.answers.cut = {}, {}
         self.budget: Budget | None = None
+        self.tables: set[Any] = set()  # the keys of computed tables
+        self.kept: dict[Any, str] = {}  # a search a finished one answers: where it is kept
 
-    def _ask(self, key: Any, what: list[Any], reads: list[Job], deals: int, go: Any) -> None:
+    def _ask(
+        self, key: Any, what: list[Any], reads: Sequence[Job | Computed], deals: int, go: Any
+    ) -> None:
         if key in self.keys:
             raise ConfigError(f"the study asks {key!r} twice")
         # the key is part of the call: two asks of the same run keep their own tables and tags
@@ -911,9 +1246,94 @@ class Study:
 
         self._ask(key, key_doc, reads, deals, go)
 
+    def table(
+        self,
+        key: Any,
+        what: Computation,
+        items: int,
+        *,
+        parts: Sequence[dict[str, Any]] = ({},),
+        **tags: Any,
+    ) -> None:
+        """Ask for items 0 … ``items`` − 1 of each of ``parts`` of a computed table
+        (:class:`Computation`: positions solved exactly, say, rather than games played),
+        fewer if the budget pays for fewer — every part then the same count.  What the study
+        cache or the stored file holds is read; the rest is computed in this process within the
+        ask's share of the budget (one item measured first) and kept in the cache, so a rerun
+        computes nothing, and a count the budget stopped at is remembered as a run's is.  The
+        answer: the rows of every part, in the order of ``parts``."""
+        if not isinstance(items, int) or isinstance(items, bool) or items < 1:
+            raise ConfigError(f"the table {key!r} asks for {items!r} items: a whole number ≥ 1")
+        docs = tuple(json.dumps(dict(p), sort_keys=True, default=str) for p in parts)
+        job = Computed(self._label(key), what, what.name, docs, items, self.cache)
+
+        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+            deadline = None if minutes is None else time.monotonic() + 60 * minutes
+            return job.rows(n, deadline).assign(**tags)  # attrs["items"]: how far it got
+
+        self.tables.add(key)
+        self._ask(key, ["table", what.name, list(docs)], [job], items, go)
+
+    def tune(self, key: Any, game: Any, space: Mapping[str, Any], **search_args: Any) -> None:
+        """Ask for a multi-fidelity search of ``space`` for rules of ``game``, as
+        :func:`gamelib.tune.search` with the rest of its arguments (``goal``, ``constraints``,
+        ``rungs``, ``top``, ``budget``, ``setup``, ``keep``, ``eta``, …) and the study's seed,
+        error rates, workers and scheduler; the answer is its
+        :class:`~gamelib.tune.SearchResult`.  A finished search of the same spec without a
+        time budget (a stored one in data/results/, or the study cache's) answers it with
+        nothing to play.  Otherwise the plan counts what it plays at most (every verdict of
+        every stage on its full budget, on the original rules' line-ups:
+        :func:`gamelib.tune.search_runs`), and it runs in the study cache with its share of
+        ``minutes`` as its clock (``max_minutes``, kept in its spec: no count of deals can cap
+        a search, whose rule sets the screen picks); the same study again reads it back."""
+        from gamelib.tune import (
+            find_search,
+            kept_text,
+            load_search,
+            search,
+            search_runs,
+            search_spec,
+        )
+
+        owned = {"seed", "alpha", "beta", "max_minutes", "workers", "executor", "cache"}
+        given = sorted({*owned, "storage", "progress"} & set(search_args))
+        if given:
+            raise ConfigError(f"the study's search {key!r} sets {', '.join(given)} itself")
+        args = {**search_args, "seed": self.seed, "alpha": self.alpha, "beta": self.beta}
+        spec = search_spec(game, space, **args)
+        cache = self.cache if isinstance(self.cache, bool | str) else Path(self.cache)
+        found = find_search(spec, cache)
+        runs: dict[tuple[Any, ...], Job] = {}  # each line-up once, the deals of every stage
+        for run in search_runs(spec) if found is None else []:
+            players, rotate = tuple(run["players"]), run["rotate_seats"]
+            deals = run["deals"] + (runs[players, rotate].deals if (players, rotate) in runs else 0)
+            runs[players, rotate] = Job(
+                self._label(key), run["config"], players, deals, rotate, cached=False
+            )
+        reads = list(runs.values())
+        most = max((j.deals for j in reads), default=1)
+        if found is not None:
+            self.kept[key] = kept_text(found)
+
+        def go(n: int, minutes: float | None, show: bool) -> Any:
+            if minutes is None and n < most:  # a search this study's clock stopped: as kept
+                stopped = find_search({**spec, "max_minutes": 0.0}, cache)
+                if stopped is not None:
+                    return load_search(stopped)
+                minutes = self.minutes  # gone from the cache: searched again within them all
+            return search(
+                game, space, **args, max_minutes=minutes, cache=cache,
+                workers=self.workers, executor=self.scheduler, progress=show,
+            )  # fmt: skip
+
+        self._ask(key, ["tune", spec], reads, most, go)
+
     def plan(self) -> None:
         """Print the plan: every run the asks read, each once at its most deals, held and to
-        play, and the estimate against the budget (the table: ``study.budget.plan``)."""
+        play, and the estimate against the budget (the table: ``study.budget.plan``); first,
+        each search a finished one answers, and where that is kept."""
+        for key, where in self.kept.items():
+            print(f"{self._label(key)}: the search in {where} answers it: nothing to play")
         self.budget = Budget(self.minutes, self.calls, self.seed, self.workers, self.cache)
 
     def run(self) -> Answers:
@@ -925,9 +1345,14 @@ class Study:
         played = budget.play()
         for key, (doc, _, deals, _) in zip(self.keys, self.calls, strict=True):
             table = self.answers[key] = played[doc]
-            if doc in budget.cut:
+            if doc in budget.cut and isinstance(table, pd.DataFrame):  # a search: its spec says
                 self.answers.cut[key] = budget.cut[doc]
-                if "decision" not in table:  # a table of games the budget paid for in part
+                if key in self.tables:  # a computed table the budget paid for in part
+                    print(
+                        f"{self._label(key)}: {budget.cut[doc]:,} of the {deals:,} items asked "
+                        "for (the time budget)"
+                    )
+                elif "decision" not in table:  # a table of games the budget paid for in part
                     print(
                         f"{self._label(key)}: {table['deal'].nunique():,} of the {deals:,} "
                         "deals asked for (the time budget)"

@@ -3,6 +3,7 @@ card threshold, exact play below it, the search again when a solve passes its no
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from gamelib.core import ConfigError, game_rngs, game_seeds
@@ -107,3 +108,31 @@ def test_perfect_deals_are_the_deals_simulate_plays() -> None:
     exact = "solver:10:27:50000000"
     table = simulate(GARNER.config("A"), [exact, exact], 3, 5, workers=1, progress=False)
     assert list(table.win_0.astype(float)) == list(deals.value)
+
+
+def test_a_count_is_a_prefix_so_a_study_computes_only_the_items_past_what_it_holds() -> None:
+    """Deals ``first`` … n − 1, and the positions of games ``first`` … n − 1, are the tail of
+    the full count's; :class:`keeps.Solved` asks for them so (``gamelib.study.Study.table``),
+    and the stored studies serve setup A and seed 2026 alone."""
+    full = K.perfect_deals("A", 5, 5).drop(columns="seconds")
+    tail = K.perfect_deals("A", 5, 5, first=3).drop(columns="seconds")
+    pd.testing.assert_frame_equal(tail, full[3:].reset_index(drop=True))
+    cfg = GARNER.config("A")
+    whole, _ = K.sample_positions(cfg, 9, 14, 3)
+    part, _ = K.sample_positions(cfg, 9, 14, 3, first=8)
+    assert [(p.game, p.value, p.keeping) for p in part] == [
+        (p.game, p.value, p.keeping) for p in whole if p.game >= 8
+    ]
+    with pytest.raises(ConfigError, match="first must be"):
+        K.sample_positions(cfg, 9, 4, 3, first=5)
+    parts = [{"cards_left": 9, "player": "greedy"}, {"cards_left": 9, "player": "random"}]
+    judged = K.Solved("positions", "A", 3).make(parts, 8, 14)
+    expected = K.study("A", ["greedy", "random"], [9], 14, 3, first=8)
+    pd.testing.assert_frame_equal(judged, expected)
+    assert judged.game.between(8, 13).all() and set(judged.player) <= {"greedy", "random"}
+    assert (
+        K.Solved("deals").stored == K.STORED["deals"] and K.Solved("deals", seed=3).stored is None
+    )
+    assert K.Solved("positions").item == "game" and K.Solved("deals").item == "deal"
+    with pytest.raises(ConfigError, match="kind must be"):
+        K.Solved("moves")

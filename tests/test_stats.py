@@ -144,6 +144,11 @@ def test_paired_change_counts_changed_winners_on_common_deals():
     ch = paired_change(pd.concat([a, b, c]), "mult", 2).set_index("mult")
     assert ch.loc[1, "changed"] == 1 and ch.loc[3, "changed"] == 3
     assert ch.loc[1, "rate"] == pytest.approx(0.25)
+    # nothing to compare with the baseline: no rows, the same columns (a table a caller can still
+    # label, chart and say in words)
+    assert list(ch.columns) == ["n", "changed", "rate", "lo", "hi"]
+    alone = paired_change(b, "mult", 2, by="rotation")
+    assert alone.empty and list(alone.columns) == ["mult", "rotation", *ch.columns]
 
 
 def test_metrics_and_by_seat_handle_tables_of_several_player_counts():

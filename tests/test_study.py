@@ -284,6 +284,50 @@ def test_the_plan_counts_what_is_stored_and_what_is_to_play(
         (lambda: check.rules("RULES", "garner", "Z"), "RULES:"),
         (lambda: check.minutes("MINUTES", 0), "MINUTES must be a number > 0, got 0"),
         (lambda: check.scheduler("SCHEDULER", "nowhere"), "SCHEDULER"),
+        (
+            lambda: check.players("LEVELS", ["greedy"], "garner", least=2),
+            "LEVELS must name at least 2 players, got ['greedy']",
+        ),
+        (
+            lambda: check.named("RULES", {"A": ({"setup": "A"},)}, {"fields": dict, "top": list}),
+            "RULES must map a name to (fields, top), got {'A': ({'setup': 'A'},)}",
+        ),
+        (lambda: check.named("RULES", {"A": ["A", []]}, {"fields": dict, "top": list}), "RULES"),
+        (lambda: check.named("RULES", {}, {"fields": dict}), "RULES must map a name to (fields)"),
+        (lambda: check.named("RULES", [("A", {})], {"fields": dict}), "RULES must map a name"),
+        (
+            lambda: check.each_whole("N_GAMES", {"random": 10}, ["random", "greedy"], lo=1),
+            "N_GAMES gives no value for 'greedy'",
+        ),
+        (
+            lambda: check.each_whole("N_GAMES", {"random": 0}, ["random"], lo=1),
+            "N_GAMES['random'] must be a whole number ≥ 1, got 0",
+        ),
+        (lambda: check.each_whole("N", 2.5, [3, 4]), "N must be a whole number, got 2.5"),
+        (
+            lambda: check.field_values("MUST_MOVE", ["none", "two"], "garner", "must_move"),
+            "MUST_MOVE: must_move must be 'none', 'one' or 'all'",
+        ),
+        (
+            lambda: check.field_values("TOP", ["level", "level"], "garner", "top_layer"),
+            "TOP lists a value twice",
+        ),
+        (
+            lambda: check.field_values("X", [1], "gargon", "zero_multiplier", least=2),
+            "X must list at least 2 zero_multiplier values",
+        ),
+        (lambda: check.field_values("X", "none", "garner", "must_move"), "must be a list"),
+        (
+            lambda: check.rule_sets("SETS", [{"setup": "C"}, {"setup": "Z"}], "garner"),
+            "SETS[1]: unknown garner setup 'Z'",
+        ),
+        (lambda: check.rule_sets("SETS", [("C", "one")], "garner"), "each a dict of garner rule"),
+        (lambda: check.rule_sets("SETS", {"setup": "C"}, "garner"), "SETS must be a list of rule"),
+        (lambda: check.rule_sets("SETS", [], "garner"), "SETS must list at least one rule set"),
+        (
+            lambda: check.rule_sets("SETS", [{"setup": "C"}, {"setup": "C", "rows": 4}], "garner"),
+            "SETS lists a rule set twice",
+        ),
     ],
 )
 def test_a_bad_parameter_gets_one_line_naming_it(call, message) -> None:  # type: ignore[no-untyped-def]
@@ -300,6 +344,24 @@ def test_good_parameters_pass_through() -> None:
     assert check.player("X", "mcts:200", "garner") == "mcts:200"
     assert check.number("X", None, 0, 1, none=True) is None
     assert check.rules("X", "garner", "C", must_move="one").must_move == "one"
+    # named entries: a JSON list stands for a tuple, a list item may be a tuple
+    named = {"A": [{"setup": "A"}, ("solver:400",)], "B": ({}, [])}
+    assert check.named("X", named, {"fields": dict, "top": list}) == {
+        "A": ({"setup": "A"}, ("solver:400",)),
+        "B": ({}, []),
+    }
+    assert check.named("X", {"a": (None,)}, {"top": (list, type(None))}) == {"a": (None,)}
+    assert check.players("X", [], "garner", empty=True, least=2) == []
+    # one number for all keys, or one for each (JSON's text keys read as the keys they spell)
+    assert check.each_whole("X", 5, ["a", "b"], lo=1) == {"a": 5, "b": 5}
+    assert check.each_whole("X", {"4": 2, 3: 1, "extra": 9}, [3, 4]) == {3: 1, 4: 2}
+    assert check.field_values("X", [False, True], "garner", "straight_line") == [False, True]
+    assert check.field_values("X", [], "gargon", "zero_multiplier", least=0) == []
+    sets = check.rule_sets(
+        "X", [{"setup": "C", "must_move": "one"}, {"straight_line": True}], "garner"
+    )
+    assert [c.must_move for c in sets] == ["one", "none"] and sets[1].straight_line
+    assert check.rule_sets("X", [], "garner", empty=True) == []
 
 
 def test_the_cache_command_says_where_it_is_and_clears_it(tmp_path: Path) -> None:
@@ -574,6 +636,95 @@ def test_a_declared_study_plans_once_plays_and_answers_by_key(
         f"long 1: {cut['long', 1]['deal'].nunique():,} of the 50,000 deals asked for "
         "(the time budget)\n"
     )
+
+
+class _Squares:
+    """A computed table for the tests: part ``k``, item ``i`` → ``x = k·i²`` (item 3 has no
+    row, as a sampled game without a critical position; a ``decision`` column, as a judged
+    position has, is not a verdict's); each call of ``make`` logged."""
+
+    name, item = "squares", "item"
+
+    def __init__(self, stored: tuple[str, int] | None = None, pause: float = 0.0) -> None:
+        self.stored, self.pause, self.calls = stored, pause, []
+
+    def make(self, parts: list[dict], first: int, n: int) -> pd.DataFrame:
+        import time
+
+        self.calls.append(([p["k"] for p in parts], first, n))
+        time.sleep(self.pause * (n - first))
+        rows = [
+            {"k": p["k"], "item": i, "x": p["k"] * i * i} for p in parts for i in range(first, n)
+        ]
+        table = pd.DataFrame([r for r in rows if r["item"] != 3], columns=["k", "item", "x"])
+        return table.assign(decision="place")
+
+
+def _squares(ks: list[int], n: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"k": k, "item": i, "x": k * i * i} for k in ks for i in range(n) if i != 3]
+    ).assign(decision="place")
+
+
+def test_a_computed_table_is_computed_once_kept_extended_and_read_from_the_stored_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamelib.study import Study
+
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    cache, parts = tmp_path / "cache", [{"k": 1}, {"k": 2}]
+
+    def ask(what: _Squares, n: int, minutes: float = 5, key: str = "t") -> pd.DataFrame:
+        study = Study(13, minutes, workers=1, cache=cache)
+        study.table(key, what, n, parts=parts, side="x")
+        study.plan()
+        return study.run()
+
+    squares = _Squares()
+    got = ask(squares, 6)
+    # one item measured at the plan, the rest in one call: both parts together
+    assert squares.calls == [([1, 2], 0, 1), ([1, 2], 1, 6)] and got.cut == {}
+    pd.testing.assert_frame_equal(got["t"], _squares([1, 2], 6).assign(side="x"))
+    # asked again, fewer or as many: read from the cache; more: only the items past it
+    again = _Squares()
+    pd.testing.assert_frame_equal(ask(again, 4)["t"], _squares([1, 2], 4).assign(side="x"))
+    assert again.calls == []
+    pd.testing.assert_frame_equal(ask(again, 9)["t"], _squares([1, 2], 9).assign(side="x"))
+    assert again.calls == [([1, 2], 6, 9)]  # its cost a measure remembered
+    # a stored file serves the parts it has rows of, up to the items it holds
+    stored = tmp_path / "stored"
+    stored.mkdir()
+    _squares([2, 5], 20).to_csv(stored / "squares.csv", index=False)
+    monkeypatch.setenv("GAMELIB_STORED", str(stored))
+    served = _Squares(stored=("squares.csv", 20))
+    parts = [{"k": 5}, {"k": 1}]
+    pd.testing.assert_frame_equal(
+        ask(served, 12, key="s")["s"], _squares([5, 1], 12).assign(side="x")
+    )
+    assert served.calls == [([1], 9, 10), ([1], 10, 12)]  # part 5 stored; part 1 cached to 9
+    # a budget that pays for part of it: cut, said in one line, and replayed as it stopped
+    capsys.readouterr()
+    slow = _Squares(pause=0.05)
+    parts = [{"k": 7}]
+    cut = ask(slow, 400, minutes=0.01, key="slow")
+    stop = cut.cut["slow"]
+    assert 1 < stop < 400 and cut["slow"]["item"].max() < stop
+    assert capsys.readouterr().out.endswith(
+        f"slow: {stop:,} of the 400 items asked for (the time budget)\n"
+    )
+    replay = _Squares(pause=0.05)
+    assert ask(replay, 400, minutes=0.01, key="slow").cut == {"slow": stop} and replay.calls == []
+    with pytest.raises(ConfigError, match="asks for 0 items"):
+        Study(13, 1, cache=cache).table("none", _Squares(), 0)
+    # a clock stops the computing between batches: the rows of the items it got to, and how many
+    import time
+
+    from gamelib.study import Computed
+
+    clocked = Computed("c", _Squares(pause=0.02), "squares", ('{"k": 9}',), 400, cache)
+    rows = clocked.rows(400, time.monotonic() + 0.5)
+    k = rows.attrs["items"]
+    assert 1 <= k < 400 and rows["item"].max() < k and clocked.held() == k
 
 
 def test_a_name_the_notebook_does_not_have_is_named_in_one_line():

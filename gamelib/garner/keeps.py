@@ -119,8 +119,10 @@ def sample_positions(
     reach: str | Sequence[str] = "greedy",
     solver: Solver | None = None,
     max_nodes: int | None = None,
+    first: int = 0,
 ) -> tuple[list[Position], int]:
-    """Sample and solve ``n_positions`` decisions, one per seeded game.
+    """Sample and solve ``n_positions`` decisions, one per seeded game (with ``first``: the
+    games ``first`` … ``n_positions`` − 1 alone, as a longer sample has them).
 
     Game ``i`` (seed ``game_seeds(seed, n_positions)[i]``) is played by the ``reach`` players
     (one spec, or one per seat; compiled when both have a compiled version, as ``simulate``
@@ -134,17 +136,19 @@ def sample_positions(
         raise ConfigError(f"cards_left must be a positive int, got {cards_left!r}")
     if not isinstance(n_positions, int) or isinstance(n_positions, bool) or n_positions < 0:
         raise ConfigError(f"n_positions must be a non-negative int, got {n_positions!r}")
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= n_positions:
+        raise ConfigError(f"first must be an int from 0 to n_positions, got {first!r}")
     pair = _reach_pair(reach)
     solver = solver or solver_for(config)
-    seeds = game_seeds(seed, n_positions)
+    seeds = game_seeds(seed, n_positions - first, first)
     games = None
     if supports(pair[0]) and supports(pair[1]):
         games = play_seeds(config, list(pair), np.array(seeds, np.int64), record=True)
     positions = []
     unsolved = 0
-    for i, gs in enumerate(seeds):
+    for i, gs in enumerate(seeds, start=first):
         turn = _sampled_turn(
-            config, pair, gs, cards_left, None if games is None else games.game_decisions(i)
+            config, pair, gs, cards_left, None if games is None else games.game_decisions(i - first)
         )
         if turn is None:
             continue
@@ -345,17 +349,20 @@ def study(
     *,
     reach: str = "greedy",
     max_nodes: int | None = 3_000_000,
+    first: int = 0,
 ) -> pd.DataFrame:
     """Every level judged on the same solved positions at each depth in ``cards``: one row per
     (depth, level, critical position), :data:`JUDGE_COLUMNS` plus the depth's ``sampled`` and
-    ``unsolved`` counts. ``share_row`` of a (depth, level) group gives that level's share."""
+    ``unsolved`` counts (with ``first``: of the games ``first`` … ``n_positions`` − 1 alone).
+    ``share_row`` of a (depth, level) group gives that level's share."""
     config = GARNER.config(setup)
     solver = solver_for(config)
     parts = []
     for c in cards:
         positions, unsolved = sample_positions(
-            config, c, n_positions, seed, reach=reach, solver=solver, max_nodes=max_nodes
-        )
+            config, c, n_positions, seed, reach=reach, solver=solver, max_nodes=max_nodes,
+            first=first,
+        )  # fmt: skip
         for level in levels:
             judged = judge(positions, level, solver=solver, max_nodes=max_nodes)
             parts.append(
@@ -379,20 +386,21 @@ def shares(table: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
         rows.append({"cards_left": str(c), "player": player, **share_row(g, level)})
     for player, g in table.groupby("player", sort=False):
         rows.append({"cards_left": "all", "player": player, **share_row(g, level)})
-    return pd.DataFrame(rows)
+    columns = ["cards_left", "player", "kept", "critical", "share", "share_lo", "share_hi"]
+    return pd.DataFrame(rows, columns=[*columns, "own_line"])  # its columns even when empty
 
 
 def perfect_deals(
-    setup: str, n_deals: int, seed: int, *, max_nodes: int | None = None
+    setup: str, n_deals: int, seed: int, *, max_nodes: int | None = None, first: int = 0
 ) -> pd.DataFrame:
-    """Seat 0's result under perfect play on deals ``0 … n_deals - 1`` of ``seed`` — the deals
-    ``simulate`` and the ladder play with that seed (deal ``i`` is dealt from
+    """Seat 0's result under perfect play on deals ``first … n_deals - 1`` of ``seed`` — the
+    deals ``simulate`` and the ladder play with that seed (deal ``i`` is dealt from
     ``game_seeds(seed, n)[i]``'s chance stream). One row per deal: ``deal``, ``value`` (1 win,
     0.5 draw, 0 loss; NaN past ``max_nodes``), ``nodes``, ``seconds``."""
     config = GARNER.config(setup)
     solver = Solver(config)
     rows = []
-    for deal, gs in enumerate(game_seeds(seed, n_deals)):
+    for deal, gs in enumerate(game_seeds(seed, n_deals - first, first), start=first):
         state = new_state(config, game_rngs(gs, 2)[0])
         solver.clear()  # each deal's cost on its own
         t0 = time.perf_counter()
@@ -409,6 +417,61 @@ def perfect_deals(
             }
         )
     return pd.DataFrame(rows)
+
+
+#: the stored studies (``data/results/``, made by ``python -m gamelib.garner.keeps`` at
+#: :func:`study`'s defaults, setup A and seed 2026): each kind's file and the items it holds
+STORED = {
+    "positions": ("garner-keeps-value.csv", 200),
+    "deals": ("garner-perfect-deals-a.csv", 300),
+}
+
+
+@dataclass(frozen=True)
+class Solved:
+    """This module's two studies as tables a study computes (a computation of
+    :meth:`gamelib.study.Study.table`): ``"positions"``, every level judged at solved positions
+    (:func:`study` at its defaults; a part a ``cards_left`` and ``player``, an item a sampled
+    game), or ``"deals"``, seat 0's result under perfect play (:func:`perfect_deals`; an item a
+    deal).  The stored studies (:data:`STORED`) serve setup A and seed 2026."""
+
+    kind: str
+    """``"positions"`` or ``"deals"``."""
+    setup: str = "A"
+    seed: int = 2026
+
+    def __post_init__(self) -> None:
+        if self.kind not in STORED:
+            raise ConfigError(f"kind must be 'positions' or 'deals', got {self.kind!r}")
+
+    @property
+    def name(self) -> str:
+        """Everything that fixes the rows but the part and the item."""
+        how = ", reach greedy, max_nodes 3000000" if self.kind == "positions" else ""
+        return f"gamelib.garner.keeps {self.kind}: setup {self.setup}, seed {self.seed}{how}"
+
+    @property
+    def item(self) -> str:
+        """The column that numbers the items: the sampled game, or the deal."""
+        return "game" if self.kind == "positions" else "deal"
+
+    @property
+    def stored(self) -> tuple[str, int] | None:
+        """The stored study's file and items, if it was made with this setup and seed."""
+        return STORED[self.kind] if (self.setup, self.seed) == ("A", 2026) else None
+
+    def make(self, parts: Sequence[dict[str, Any]], first: int, n: int) -> pd.DataFrame:
+        """The rows of items ``first`` … ``n`` − 1 of ``parts``: the positions of each depth
+        sampled and solved once, and judged for each of its parts' players."""
+        if self.kind == "deals":
+            return perfect_deals(self.setup, n, self.seed, first=first)
+        levels: dict[int, list[str]] = {}
+        for part in parts:
+            levels.setdefault(int(part["cards_left"]), []).append(str(part["player"]))
+        return pd.concat(
+            [study(self.setup, lvs, [c], n, self.seed, first=first) for c, lvs in levels.items()],
+            ignore_index=True,
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

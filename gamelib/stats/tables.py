@@ -200,7 +200,8 @@ def paired_change(
 ) -> pd.DataFrame:
     """How often ``column`` differs from the ``baseline`` value of ``variant`` on the same deal
     (same seed), per other value of ``variant`` — e.g. how often the winner changes when only
-    the zero multiplier does.  Rates with Wilson intervals."""
+    the zero multiplier does.  Rates with Wilson intervals; a table with no other value of
+    ``variant`` gives no rows, with the same columns."""
     keys = ["deal", "rotation"] + ([] if by is None else [by] if isinstance(by, str) else by)
     base = table[table[variant] == baseline][[*keys, "seed", column]]
     rows = []
@@ -218,7 +219,8 @@ def paired_change(
                 row.update(dict(zip(names, ks, strict=True)))
             row.update(n=len(h), changed=changed, rate=changed / len(h), lo=lo, hi=hi)
             rows.append(row)
-    return pd.DataFrame(rows)
+    names = [] if by is None else [by] if isinstance(by, str) else list(by)
+    return pd.DataFrame(rows, columns=[variant, *names, "n", "changed", "rate", "lo", "hi"])
 
 
 def rates_against_reference(

@@ -104,6 +104,19 @@ def listed(table: Any, by: str | None = None, *, sep: str = "; ", **how: Any) ->
     return sep.join(f"`{key}` {estimate_text(row, **how)}" for key, row in rows.iterrows())
 
 
+def listed_changes(
+    table: Any, by: str | None = None, *, sep: str = "; ", digits: int = 3, pct: bool = False
+) -> str:
+    """A table of paired effects (rows of :func:`~gamelib.stats.tables.paired_effects`: ``mean_b``,
+    ``mean_a``, ``diff``, ``lo``, ``hi``) in one finding: each row's ``by`` value (or its index)
+    in code quotes and its :func:`change_text` — "`greedy` 1.927 → 2.348 (+0.420 [+0.352,
+    +0.488]); `random` 1.262 → 1.396 (+0.135 [+0.073, +0.196])"."""
+    rows = table.set_index(by) if by is not None else table
+    return sep.join(
+        f"`{key}` {change_text(row, digits=digits, pct=pct)}" for key, row in rows.iterrows()
+    )
+
+
 def budget_text(cut: Mapping[Any, int], minutes: float) -> str:
     """What a study's time budget did, in words, from the deals each ask it cut short stopped at
     (``Answers.cut`` of :class:`gamelib.study.Study`): "every ask played the deals asked for",
@@ -116,6 +129,59 @@ def budget_text(cut: Mapping[Any, int], minutes: float) -> str:
         for key, deals in cut.items()
     ]
     return f"the time budget ({minutes:g} min) cut " + "; ".join(said)
+
+
+def range_text(values: Any, digits: int = 3) -> str:
+    """A labelled column's range in words, its lowest and its highest value each with its label
+    (the index) in code quotes: "from 12 (`A`) to 31 (`standard`)", or the first row's when
+    every value is the same, "12 (`A`)".  Given a table of estimates (a :mod:`gamelib.stats`
+    table: ``share``, ``rate``, … with ``lo`` and ``hi``), its lowest and highest rows by their
+    estimate, each with its interval (:func:`estimate_text`): "from 0.400 [0.346, 0.456]
+    (`C/one`) to …"."""
+    if hasattr(values, "columns"):
+        est = next((k for k in ESTIMATES if k in values.columns), None)
+        if est is None:
+            raise ValueError(f"not an estimate table (no {'/'.join(ESTIMATES)} column)")
+        rows = values[values[est].notna()]
+        order = rows[est]
+
+        def said(i: int) -> str:
+            return f"{estimate_text(rows.iloc[i], digits)} (`{rows.index[i]}`)"
+    else:
+        order = values.dropna()
+
+        def said(i: int) -> str:
+            return f"{number_text(float(order.iloc[i]), digits)} (`{order.index[i]}`)"
+
+    if order.empty:
+        return "no values"
+    lo, hi = int(order.argmin()), int(order.argmax())  # positions: labels may repeat
+    return said(lo) if order.iloc[lo] == order.iloc[hi] else f"from {said(lo)} to {said(hi)}"
+
+
+def screen_text(
+    screen: Any, by: str | Sequence[str] | None = None, *, null: float = 0.5, digits: int = 3
+) -> str:
+    """A screen of many groups in one finding: a table with a row a group (the group named by
+    its index), its ``share`` and whether the adjusted test rejects ``null`` (``reject``: a row
+    of :func:`~gamelib.stats.tables.seat_screen` after
+    :func:`~gamelib.stats.intervals.adjust_pvalues`), said per value of ``by``: how many groups
+    the test puts above ``null`` and how many below, of how many, and the lowest and highest
+    share with their intervals (:func:`range_text`) — "`greedy`: 47 above 0.5, 1 below, of 72
+    (from 0.400 [0.346, 0.456] (`C/one`) to 0.867 [0.822, 0.902] (`A/none`))"."""
+    names = [] if by is None else [by] if isinstance(by, str) else list(by)
+    groups = [((), screen)] if not names else screen.groupby(names, observed=True, sort=False)
+    said = []
+    for key, g in groups:
+        reject = g["reject"].astype(bool)
+        above = int((reject & (g["share"] > null)).sum())
+        below = int((reject & (g["share"] < null)).sum())
+        keys = key if isinstance(key, tuple) else (key,)
+        head = f"`{' '.join(map(str, keys))}`: " if names else ""
+        said.append(
+            f"{head}{above} above {null:g}, {below} below, of {len(g)} ({range_text(g, digits)})"
+        )
+    return "; ".join(said)
 
 
 def findings(items: Sequence[str], title: str | None = None) -> Any:

@@ -59,9 +59,14 @@ from gamelib.tune.objectives import (
 )
 from gamelib.tune.report import (
     confirmation_long,
+    kept_text,
+    ladder_rows,
     plot_trials,
+    rejection_table,
     rejection_words,
     report_text,
+    search_findings,
+    search_table,
     verdict_words,
 )
 from gamelib.tune.rungs import (
@@ -139,6 +144,8 @@ __all__ = [
     "halve",
     "is_printable",
     "judge",
+    "kept_text",
+    "ladder_rows",
     "lineups",
     "load_search",
     "load_study",
@@ -152,11 +159,14 @@ __all__ = [
     "recheck",
     "recheck_search",
     "recommend",
+    "rejection_table",
     "rejection_words",
     "report_text",
     "search",
+    "search_findings",
     "search_runs",
     "search_spec",
+    "search_table",
     "seconds_text",
     "serves",
     "snap",

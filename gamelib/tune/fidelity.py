@@ -128,7 +128,8 @@ class SearchResult:
     """What :func:`search` found: its ``spec``, the screen's ``trials``, the ``rungs``' and the
     ``top``'s verdict rows (a ``rules`` column names the rule set), the paired ``effects`` of
     each finalist against the original at the top, the ``recommendation``, every rule set it
-    judged (``configs``: name → config), the stored ``games`` and the ``seconds`` per stage."""
+    judged (``configs``: name → config), the stored ``games``, the ``seconds`` per stage and
+    the ``folder`` it was read back from (None for a search kept nowhere)."""
 
     spec: dict[str, Any]
     trials: pd.DataFrame
@@ -139,6 +140,7 @@ class SearchResult:
     configs: dict[str, Any]
     games: pd.DataFrame | None
     seconds: dict[str, float]
+    folder: Path | None = None
 
     def summary(self) -> str:
         """The search in plain words: the ladder, the top's verdicts, the comparison with the
@@ -536,7 +538,7 @@ def load_search(folder: str | Path) -> SearchResult:
     )
     games = load(path / "games.parquet") if (path / "games.parquet").is_file() else None
     return SearchResult(
-        spec, trials, rungs, top, eff, recommendation, configs, games, dict(doc["seconds"])
+        spec, trials, rungs, top, eff, recommendation, configs, games, dict(doc["seconds"]), path
     )
 
 

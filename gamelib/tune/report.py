@@ -2,12 +2,17 @@
 
 Everything here is a pure function of tables a search produced (:mod:`gamelib.tune.study`'s
 trials and confirmation report, :mod:`gamelib.tune.halving`'s rung and top-level verdicts): it
-plays no game, and every number it writes is read from those tables.
+plays no game, and every number it writes is read from those tables.  A finished multi-fidelity
+search (:class:`gamelib.tune.fidelity.SearchResult`) is read by :func:`search_findings` (its
+answer in sentences), :func:`search_table` (searches side by side), :func:`rejection_table` (what
+its rungs rejected) and :func:`ladder_rows` (its verdicts rung by rung, for
+:func:`ladder_table` and :func:`goal_long`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,12 +24,17 @@ from gamelib.tune.space import changed
 __all__ = [
     "confirmation_long",
     "goal_long",
+    "kept_text",
+    "ladder_rows",
     "ladder_table",
     "plot_ladder",
     "plot_trials",
+    "rejection_table",
     "rejection_words",
     "report_text",
+    "search_findings",
     "search_summary",
+    "search_table",
     "seconds_text",
     "verdict_words",
 ]
@@ -260,3 +270,136 @@ def search_summary(result: Any) -> str:
 def seconds_text(seconds: Mapping[str, float]) -> str:
     """The stages' run times in words (``screen 12 s, rung 1 80 s, top 410 s``)."""
     return ", ".join(f"{k} {v:,.0f} s" for k, v in seconds.items())
+
+
+# --- a finished search's answer, its rungs and its place, for notebooks ----------------------
+
+
+def _origin(spec: Mapping[str, Any]) -> str:
+    """The search by its game and original rules: ``garner, from setup A``, ``gargon, 5
+    players``."""
+    base = spec["base"]
+    if base.get("setup"):
+        return f"{spec['game']}, from setup {base['setup']}"
+    if base.get("n_players"):
+        return f"{spec['game']}, {base['n_players']} players"
+    return str(spec["game"])
+
+
+#: an effect's decision in words, before its margin
+EFFECT_WORDS = {
+    "holds": "no effect within ±",
+    "fails": "a decided effect beyond ±",
+    "undecided": "undecided against ±",
+}
+
+
+def search_findings(result: Any) -> list[str]:
+    """A finished search's answer in sentences (:class:`gamelib.tune.fidelity.SearchResult`):
+    first its recommendation at the top level — print a finalist, keep the original, or no rule
+    set shown printable (``Recommendation.headline``) — with the fresh deals' seed, each
+    verdict's α (Bonferroni over the finalists) and the verdicts that say why; then one
+    sentence per paired effect of a finalist against the original on the same top-level deals:
+    the change with its interval, its decision against the margin and its deals.  Every word
+    and number is read from ``result.top`` and ``result.effects``."""
+    from gamelib.stats import interval_text
+
+    spec, rec = result.spec, result.recommendation
+    level = spec["top"].partition("=")[0]
+    n = max(1, result.top["rules"].nunique() - 1)  # the finalists beside the original
+    items = [
+        f"**{_origin(spec)}: {rec.headline()}.** Decided at `{level}` on fresh deals (seed "
+        f"{spec['confirm_seed']}), each verdict at α = {spec['alpha'] / n:g} (α = "
+        f"{spec['alpha']} over {n} finalist{'s' * (n > 1)}, Bonferroni) and β = {spec['beta']}. "
+        "Why: " + " · ".join(rec.why) + "."
+    ]
+    for e in result.effects.itertuples():
+        what = changed(result.configs["original"], result.configs[e.rules])
+        items.append(
+            f"Paired with the original on the same `{level}` deals, {e.rules} ({what}) changes "
+            f"{e.measure.replace('change in ', '')} by {interval_text(e.estimate, e.lo, e.hi)}: "
+            f"{EFFECT_WORDS[e.decision]}{e.margin:g} ({int(e.deals):,} deals)."
+        )
+    return items
+
+
+def kept_text(folder: str | Path | None) -> str:
+    """Where a finished search is kept, in words: a stored search by its folder under the
+    project (``data/results/tune-garner``), one the study cache keeps as "the study cache"."""
+    from gamelib.sim import results_dir
+
+    path = Path(folder) if folder is not None else None
+    if path is not None and path.is_relative_to(results_dir()):
+        return str(path.relative_to(results_dir().parents[1]))
+    if path is None or path.parent.name == "tune":  # the study cache's <cache>/tune/<key>
+        return "the study cache"
+    return str(path)
+
+
+def search_table(results: Mapping[Any, Any]) -> pd.DataFrame:
+    """Finished searches side by side, one row each (``results``: name → ``SearchResult``):
+    where it is kept, its time budget, the screen's trials (complete, refused by the game,
+    rejected by a constraint), the rule sets judged at each rung of the halving, the top, the
+    answer (``print``, ``keep``, or none shown printable) and the stages' run times."""
+    rows = {}
+    for name, r in results.items():
+        t, spec = r.trials, r.spec
+        minutes = spec.get("max_minutes")
+        rejected = t["rejected"].fillna(False).astype(bool).sum() if "rejected" in t else 0
+        row = {
+            "search": kept_text(r.folder),
+            "time budget": "none" if minutes is None else f"{minutes:g} min",
+            "screen trials": f"{len(t)} of {spec['budget']}",
+            "complete": int((t["state"] == "COMPLETE").sum()) if len(t) else 0,
+            "refused by the game": int((t["state"] == "PRUNED").sum()) if len(t) else 0,
+            "rejected at the screen": int(rejected),
+        }
+        g = r.rungs
+        for k, text in enumerate(spec["rungs"][1:], start=1):
+            at = g[(g["rung"] == k) & (g["rules"] != "original")] if len(g) else g
+            row[f"judged at rung {k} ({text})"] = at["rules"].nunique() if len(at) else 0
+        row["top"] = spec["top"]
+        row["answer"] = (
+            r.recommendation.answer if r.recommendation.shown else "none shown printable"
+        )
+        row["run time"] = seconds_text(r.seconds)
+        rows[name] = row
+    return pd.DataFrame(rows).T
+
+
+def rejection_table(result: Any) -> pd.DataFrame:
+    """What a search's rungs rejected, and why: per rung (the screen's first) and failed
+    constraint, how many rule sets a constraint verdict that fails there rejected (``rung``,
+    ``question``, ``rule sets``; the goal is not a constraint, and the original is never
+    rejected)."""
+    spec = result.spec
+    goal = spec["goal"].split(":")[0]
+    screen, _, weaker = spec["screen"].partition("/")
+    at_screen = (screen.partition("=")[0], f"{screen.partition('=')[0]} v {weaker}")
+    out = []
+    t = result.trials
+    done = t[t["state"] == "COMPLETE"] if len(t) else t
+    for verdicts in done.get("verdicts", []):
+        for q in verdicts:
+            if q["decision"] == "fails" and q["question"] != goal and q["level"] in at_screen:
+                out.append({"rung": f"0: {spec['screen']} (screen)", "question": q["question"]})
+    g = result.rungs
+    if len(g):
+        bad = g[
+            g["counts"].astype(bool)
+            & (g["decision"] == "fails")
+            & (g["rules"] != "original")
+            & (g["question"] != goal)
+        ]
+        for x in bad.itertuples():
+            out.append({"rung": f"{x.rung}: {spec['rungs'][x.rung]}", "question": x.question})
+    if not out:
+        return pd.DataFrame(columns=["rung", "question", "rule sets"])
+    return pd.DataFrame(out).value_counts().rename("rule sets").reset_index()
+
+
+def ladder_rows(result: Any) -> pd.DataFrame:
+    """A search's verdict rows rung by rung, the top's last (its ``rung`` the number of rungs):
+    the ``rows`` :func:`ladder_table` and :func:`goal_long` read."""
+    top: pd.DataFrame = result.top.assign(rung=len(result.spec["rungs"]))
+    return pd.concat([result.rungs, top], ignore_index=True) if len(result.rungs) else top
