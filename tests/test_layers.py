@@ -152,11 +152,6 @@ NOTEBOOK_LINES, CELL_LINES = 250, 40
 #: cell, functions and lambdas); each number only goes down, and a notebook within the limits
 #: leaves this list
 NOT_YET_THIN = {
-    "01-garner-fairness": (815, 206, 12),
-    "02-gargon-zeros": (725, 132, 14),
-    "03-deck-the-yard-blackouts": (627, 140, 3),
-    "04-skill-ladder": (787, 85, 5),
-    "05-tuning": (306, 44, 8),
     "06-what-to-print": (358, 73, 4),
 }
 

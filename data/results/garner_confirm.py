@@ -16,7 +16,8 @@ from gamelib.sim import combine, save, simulate
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "01-garner-fairness.ipynb"
 CONFIRM_SEED = int(papermill.inspect_notebook(str(NOTEBOOK))["CONFIRM_SEED"]["default"])
-# notebook 01's CONFIRM_COLS (a list over three lines, which papermill's inspection cannot read)
+# notebook 01's CONFIRM_COLS (set outside its parameters cell, where papermill's inspection cannot
+# read it; notebook 01b asks for the same columns)
 COLS = "winner n_winners reason turns win_0 win_1 score_0 score_1 suits_won_0 suits_won_1 cards_0"
 COLS = [*COLS.split(), "cards_1", "decisions", "options", "multi_option_decisions"]
 RULES = ("setup", "must_move", "straight_line", "top_layer")

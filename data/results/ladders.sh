@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Re-make the skill ladders of notebook 04 (`bash data/results/ladders.sh`; regenerate.sh runs it
-# too). Measured on the 2-core machine: see notebook 04 and the README ("The skill ladder").
+# Re-make the skill ladders of notebooks 04 and 04b (`bash data/results/ladders.sh`; regenerate.sh
+# runs it too). Measured on the 2-core machine: see notebook 04 and the README ("The skill ladder").
 # Garner: TAG's ladder — random, one-step look-ahead (greedy), cautious, MCTS and an "elite" MCTS
 # with twice the budget — each deal from both seats, with self-play; setup A adds the top rung
 # solver:400 (mcts:400 that plays perfectly from 18 cards left, gamelib.garner.perfect). 300 deals

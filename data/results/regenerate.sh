@@ -73,9 +73,9 @@ for p in 3 4 5; do
 done
 rm -rf "$RUNS"
 
-# notebook 03: every player on the same seeds with and without the event cards and the broken
-# bulbs (and under both hand_counts readings); the search player rollout:50 on 1,000 of them
-# (half an hour on 2 busy cores); notebook 03 decides the cost verdicts on these tables
+# notebooks 03, 03b and 03c: every player on the same seeds with and without the event cards and
+# the broken bulbs (and under both hand_counts readings); the search player rollout:50 on 1,000 of
+# them (half an hour on 2 busy cores); notebook 03 decides the cost verdicts on these tables
 COLS=winner,n_winners,reason,turns,win_0,won,claimed,claimed_patterns,claimed_characters,blackouts
 $G sweep deck_the_yard --events 3,0 --broken 5,0 --hand-counts cards,bulbs \
   --players "random;greedy;greedy:claim_characters;greedy:protect_strand;greedy:never" \
@@ -89,11 +89,12 @@ $G sweep deck_the_yard --plugs 4,8,12 \
   --players "greedy;greedy:claim_characters;greedy:protect_strand;greedy:never" \
   -n 1500 --seed 2026 --columns $COLS --no-progress --out $OUT/deck-the-yard-plugs.parquet
 
-# the skill ladders of notebook 04 (and the README's picture of the Garner A ladder)
+# the skill ladders of notebooks 04 and 04b (and the README's picture of the Garner A ladder)
 bash data/results/ladders.sh
 
 # notebook 01's confirmation: the notebook, at its committed parameters, picks its shortlist from
 # the new screens and plays it into an empty study cache; garner_confirm.py writes those runs out
+# (notebook 01b reads the same tables: its RULE_SETS are 01's shortlist, to be copied if it changes)
 RUNS=$(mktemp -d)
 GAMELIB_CACHE=$RUNS .venv/bin/papermill --engine gamelib -k python3 --cwd notebooks \
   notebooks/01-garner-fairness.ipynb "$RUNS/01.ipynb" -p MINUTES 30
