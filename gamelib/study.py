@@ -360,6 +360,58 @@ class _Checks:
             raise ParameterError(f"{name} must map a name to ({', '.join(items)}), got {value!r}")
         return {key: tuple(entry) for key, entry in value.items()}
 
+    def keyed(
+        self, name: str, value: Any, choices: Sequence[Any], need: Sequence[Any] = ()
+    ) -> dict[Any, Any]:
+        """A non-empty dict keyed by members of ``choices`` (games, player counts …) with an
+        entry for each of ``need`` (other keys among ``choices`` are left alone, so one dict
+        serves several choices of ``need``); returns it."""
+        self.seen.add(_root(name))
+        if not isinstance(value, dict) or not value:
+            raise ParameterError(f"{name} must be a dict keyed by {_words(choices)}, got {value!r}")
+        for k in value:
+            if isinstance(k, bool) or k not in list(choices):
+                raise ParameterError(
+                    f"{name} must be keyed by {_words(choices)}, got {k!r} in {value!r}"
+                )
+        for k in need:
+            if k not in value:
+                raise ParameterError(f"{name} must have an entry for {k!r}")
+        return value
+
+    def questions(self, name: str, value: Any, config: Any, levels: Sequence[str]) -> list[Any]:
+        """A non-empty list of verdict questions in words (``fair:0.05``, ``target:0.3:0.05``,
+        ``stalls:0.05``, ``length:10..60``, ``skill:0.05``: :func:`gamelib.tune.parse_question`)
+        that ``config`` can be asked at ``levels``: fairness only of a game with opponents, a
+        target only of a solitaire, skill only up a ladder of two levels or more; returns the
+        questions."""
+        from gamelib.sim import n_seats
+        from gamelib.tune import QUESTION_HELP, parse_question
+
+        self.seen.add(_root(name))
+        if isinstance(value, str) or not isinstance(value, Sequence) or not value:
+            raise ParameterError(
+                f"{name} must be a non-empty list of {QUESTION_HELP}, got {value!r}"
+            )
+        solitaire, out = n_seats(config) == 1, []
+        for text in value:
+            if not isinstance(text, str):
+                raise ParameterError(f"{name}: a question is text ({QUESTION_HELP}), got {text!r}")
+            try:
+                q = parse_question(text)
+            except ConfigError as exc:
+                raise ParameterError(f"{name}: {exc}") from None
+            if q.name == "fair" and solitaire:
+                raise ParameterError(f"{name}: {text} asks seats of a solitaire")
+            if q.name == "target" and not solitaire:
+                raise ParameterError(
+                    f"{name}: {text} asks a solitaire's win rate of a game with opponents"
+                )
+            if q.name == "skill" and len(levels) < 2:
+                raise ParameterError(f"{name}: {text} compares two levels; {list(levels)} has one")
+            out.append(q)
+        return out
+
     def rules(self, name: str, game: str, setup: Any = None, **fields: Any) -> Any:
         """The rule set builds (a known setup, known fields, values each field takes); returns
         its config."""

@@ -259,6 +259,18 @@ def test_the_plan_counts_what_is_stored_and_what_is_to_play(
     assert (tmp_path / "costs.json").exists()  # measured once, then read
 
 
+def garner_rules():  # type: ignore[no-untyped-def]
+    from gamelib.registry import GAMES
+
+    return GAMES["garner"].config("standard")
+
+
+def dty_rules():  # type: ignore[no-untyped-def]
+    from gamelib.registry import GAMES
+
+    return GAMES["deck_the_yard"].config(None)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -304,6 +316,30 @@ def test_the_plan_counts_what_is_stored_and_what_is_to_play(
             "N_GAMES['random'] must be a whole number ≥ 1, got 0",
         ),
         (lambda: check.each_whole("N", 2.5, [3, 4]), "N must be a whole number, got 2.5"),
+        (lambda: check.keyed("Q", ["garner"], ["garner"]), "Q must be a dict keyed by 'garner'"),
+        (lambda: check.keyed("Q", {"chess": 1}, ["garner"]), "Q must be keyed by 'garner', got"),
+        (
+            lambda: check.keyed("Q", {"garner": 1}, ["garner", "gargon"], need=["gargon"]),
+            "Q must have an entry for 'gargon'",
+        ),
+        (
+            lambda: check.questions("Q", ["fair:0.05", "fair"], garner_rules(), ["greedy"]),
+            "Q: question 'fair': write fair:MARGIN",
+        ),
+        (lambda: check.questions("Q", "fair:0.05", garner_rules(), ["a"]), "Q must be a non-empty"),
+        (lambda: check.questions("Q", [0.05], garner_rules(), ["a"]), "Q: a question is text"),
+        (
+            lambda: check.questions("Q", ["target:0.3:0.05"], garner_rules(), ["greedy"]),
+            "Q: target:0.3:0.05 asks a solitaire's win rate of a game with opponents",
+        ),
+        (
+            lambda: check.questions("Q", ["fair:0.05"], dty_rules(), ["greedy"]),
+            "Q: fair:0.05 asks seats of a solitaire",
+        ),
+        (
+            lambda: check.questions("Q", ["skill:0.05"], garner_rules(), ["greedy"]),
+            "Q: skill:0.05 compares two levels; ['greedy'] has one",
+        ),
         (
             lambda: check.field_values("MUST_MOVE", ["none", "two"], "garner", "must_move"),
             "MUST_MOVE: must_move must be 'none', 'one' or 'all'",
@@ -354,6 +390,9 @@ def test_good_parameters_pass_through() -> None:
     assert check.players("X", [], "garner", empty=True, least=2) == []
     # one number for all keys, or one for each (JSON's text keys read as the keys they spell)
     assert check.each_whole("X", 5, ["a", "b"], lo=1) == {"a": 5, "b": 5}
+    assert check.keyed("X", {"garner": 1}, ["garner", "gargon"], need=["garner"]) == {"garner": 1}
+    qs = check.questions("X", ["target:0.3:0.05", "skill:0.05"], dty_rules(), ["a", "b"])
+    assert [q.name for q in qs] == ["target", "skill"]
     assert check.each_whole("X", {"4": 2, 3: 1, "extra": 9}, [3, 4]) == {3: 1, 4: 2}
     assert check.field_values("X", [False, True], "garner", "straight_line") == [False, True]
     assert check.field_values("X", [], "gargon", "zero_multiplier", least=0) == []

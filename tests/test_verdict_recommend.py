@@ -8,6 +8,7 @@ from gamelib.verdict.recommend import (
     DO_NOT_PRINT,
     ON_MARGIN,
     PRINT,
+    choice_text,
     decided_at,
     recommend,
     verdict_grid,
@@ -136,3 +137,27 @@ def test_the_grid_puts_rule_sets_side_by_side_without_negative_zeros():
     assert g.loc[("standard", "fair"), "greedy"].startswith("fails 0.620")
     assert "-0.000" not in g.loc[("standard", "stalls"), "greedy"]
     assert g.loc[("C", "fair"), "mcts:200"] == ""
+
+
+def test_one_answer_among_alternatives_says_what_their_verdict_tables_say():
+    holds = table(row("greedy", "fair", "holds"), row("greedy", "stalls", "holds", 0.0))
+    fails = table(row("greedy", "fair", "fails", 0.62))
+    stalls = banded(row("greedy", "stalls", "undecided", 0.051, 2_000), None, 0.05)
+    margin = table(row("greedy", "fair", "holds"), stalls)
+    opened = table({**row("greedy", "fair", "undecided", 0.52, 1234), "deals": 100})
+    recs = {n: recommend(t, max_deals=500) for n, t in
+            {"A": holds, "B": fails, "C": margin, "D": opened}.items()}  # fmt: skip
+    # print names only the rule sets whose every claim holds (a failing one beside is left out)
+    said = choice_text({n: recs[n] for n in "ABD"}, "garner", 0.05, 0.05)
+    assert said.startswith("**garner: print** `A` —") and "`B`" not in said
+    assert "α = β = 0.05" in said and "α = 0.05, β = 0.1" in choice_text(recs, "g", 0.05, 0.1)
+    # on the margin: the band edge the same deals decide it at, from its own table
+    said = choice_text({n: recs[n] for n in "BC"}, "gargon at 5 players", 0.05, 0.05, 500)
+    assert said.startswith("**gargon at 5 players: on the margin** — `C` would print if")
+    assert f"accepts {recs['C'].alternatives[0]}:" in said and "ceiling of 0.071" in said
+    assert "after 500 deals" in said and "`B`" not in said
+    # every one fails: do not print, naming them all; one still open: undecided
+    assert choice_text({"B": recs["B"]}, "g", 0.05, 0.05).startswith("**g: do not print** `B`")
+    assert choice_text({n: recs[n] for n in "BD"}, "g", 0.05, 0.05).startswith("**g: undecided**")
+    with pytest.raises(ValueError, match="no rule set"):
+        choice_text({}, "g", 0.05, 0.05)

@@ -15,7 +15,7 @@ decision unless asked for (``levels``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "ON_MARGIN",
     "PRINT",
     "Recommendation",
+    "choice_text",
     "decided_at",
     "recommend",
     "verdict_grid",
@@ -187,6 +188,51 @@ def recommend(
         )
     assert (rows["decision"] == HOLDS).all()
     return Recommendation(PRINT, [], notes, levels)
+
+
+def choice_text(
+    recs: Mapping[str, Recommendation],
+    who: str,
+    alpha: float,
+    beta: float,
+    max_deals: int | None = None,
+) -> str:
+    """One answer among alternative rule sets (of one game at one player count: rule sets for
+    other counts are not alternatives to them) from their recommendations (:func:`recommend`,
+    by name), in words: **print** the ones every claim holds for; else, for those on the
+    margin, the band edges the designer would have to accept to print them (the nearest decided
+    alternative on the same deals); **do not print** when every one fails; else **undecided**
+    — ``who`` names the game (and count), ``alpha``/``beta`` and ``max_deals`` the verdicts'."""
+    if not recs:
+        raise ValueError("no rule set to choose from")
+    by = {
+        s: [n for n, r in recs.items() if r.status == s] for s in (PRINT, ON_MARGIN, DO_NOT_PRINT)
+    }
+    rates = f"α = β = {alpha}" if alpha == beta else f"α = {alpha}, β = {beta}"
+    if by[PRINT]:
+        names = " or ".join(f"`{n}`" for n in by[PRINT])
+        return (
+            f"**{who}: print** {names} — every claim holds at every level that plays well "
+            f"({rates})."
+        )
+    if by[ON_MARGIN]:
+        accepts = "; ".join(
+            f"`{n}` would print if the designer accepts " + " and ".join(recs[n].alternatives)
+            for n in by[ON_MARGIN]
+        )
+        after = f" after {max_deals:,} deals" if max_deals is not None else ""
+        return (
+            f"**{who}: on the margin** — {accepts}: the nearest decided alternative on the same "
+            f"deals (each interval at α = {alpha}; the claims as asked straddle their "
+            f"bands{after})."
+        )
+    if len(by[DO_NOT_PRINT]) == len(recs):
+        names = " or ".join(f"`{n}`" for n in recs)
+        return f"**{who}: do not print** {names} — a claim fails at a level that plays well."
+    return (
+        f"**{who}: undecided** — a verdict is still open inside the budget: more deals would "
+        "decide it."
+    )
 
 
 def verdict_grid(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
