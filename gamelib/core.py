@@ -11,11 +11,14 @@ so a game is fully determined by (config, seed, players) and can be replayed fro
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import re
+import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -558,3 +561,25 @@ def game_rngs(game_seed: int, n_players: int) -> tuple[random.Random, list[rando
     root = SplitMixRandom(game_seed)
     rngs = [SplitMixRandom(root.next64()) for _ in range(n_players + 1)]
     return rngs[0], list(rngs[1:])
+
+
+# --- files written whole ------------------------------------------------------------------------
+
+
+def temporary_name(path: Path) -> Path:
+    """The name ``path`` is written under before its rename: one of this process's own, so two
+    writers of one file at once (two notebooks, two workers) never write or rename the other's."""
+    return path.with_name(f"{path.name}.{os.getpid()}@{socket.gethostname()}.partial")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: under this writer's own temporary name
+    (:func:`temporary_name`), then renamed over ``path``; a failed write leaves no temporary
+    file."""
+    tmp = temporary_name(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,16 +1,17 @@
-"""A compiled module's on-disk cache can never be stale: it is flushed when any file its jitted
-functions depend on has changed since they were cached.
+"""A compiled module's on-disk cache can never be stale: its entries are removed when any file its
+jitted functions depend on has changed since they were cached.
 
-numba's cache (``@njit(cache=True)``) keys a module's entries on that module's own file (its
-modification time and size).  A jitted function that calls one defined in another file
-(``kernel_players`` calling ``kernel``, every kernel calling ``kernel_rng``), or that reads a
-constant imported from one (``heuristics.DECIDED_SUIT_FACTOR`` is frozen into the machine code),
-keeps the old code of that other file after it is edited.  So each compiled module ends with
-``guard(globals())``: it hashes the sources of every gamelib module the module imports, directly
-or through those modules (found by reading their ``import`` statements, not by running them),
-and when the hash differs from the one recorded beside the cache, it empties the cache index of
-every jitted function defined in the module before any of them is loaded — they compile afresh
-and are cached with the new hash.  An edit is then slow once, never wrong.
+numba's cache (``@njit(cache=True)``) keys a module's entries on that module's own file.  A
+jitted function that calls one defined in another file (``kernel_players`` calling ``kernel``,
+every kernel calling ``kernel_rng``), or that reads a constant imported from one
+(``heuristics.DECIDED_SUIT_FACTOR`` is frozen into the machine code), keeps the old code of that
+other file after it is edited; numba's documentation (*Notes on caching*) leaves it to the user
+to delete the cache files then.  So each compiled module ends with ``guard(globals())``: it
+hashes the sources of every gamelib module the module imports, directly or through those
+modules (found by reading their ``import`` statements, not by running them), and when the hash
+differs from the one recorded beside the cache, it deletes the module's index files from its
+cache folder (each jitted function's public ``stats.cache_path``) before any of them is loaded —
+they compile afresh and are cached with the new hash.  An edit is then slow once, never wrong.
 
 Reading the import statements means parsing every file (a tenth of a second on each start of a
 compiled game, issue 33), so the stamp also lists the files the module reached and a hash of each
@@ -28,6 +29,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
+
+from gamelib.core import atomic_write_text
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -94,22 +97,28 @@ def source_hash(module: str, path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
+def cache_folder(namespace: dict[str, Any]) -> Path | None:
+    """The folder numba caches the jitted functions of a module (its ``globals()``) in: the
+    public ``stats.cache_path`` of one of them; None when none is cached on disk."""
+    name = namespace["__name__"]
+    for v in list(namespace.values()):
+        if getattr(getattr(v, "py_func", None), "__module__", None) != name:
+            continue
+        path = getattr(getattr(v, "stats", None), "cache_path", None)
+        if path:
+            return Path(path)
+    return None
+
+
 def guard(namespace: dict[str, Any]) -> bool:
-    """Flush the cache of the jitted functions defined in this module (its ``globals()``) when
-    a file they depend on changed since they were cached; returns whether it flushed."""
+    """Remove the cache entries of the jitted functions defined in this module (its
+    ``globals()``) when a file they depend on changed since they were cached; returns whether
+    it removed them."""
     name, path = namespace["__name__"], namespace.get("__file__")
-    if path is None:
+    folder = cache_folder(namespace) if path is not None else None
+    if path is None or folder is None:
         return False
-    own = [
-        v
-        for v in list(namespace.values())
-        if getattr(v, "_cache", None) is not None
-        and getattr(getattr(v, "py_func", None), "__module__", None) == name
-        and hasattr(v._cache, "_cache_path")
-    ]
-    if not own:
-        return False
-    stamp = Path(own[0]._cache._cache_path) / f"{name}.deps-sha256"
+    stamp = folder / f"{name}.deps-sha256"
     try:
         recorded = stamp.read_text(encoding="utf-8").split("\n")
     except OSError:
@@ -118,22 +127,18 @@ def guard(namespace: dict[str, Any]) -> bool:
     if _unchanged(recorded[1:], root):
         return False  # the files the hash was made from are as they were: so is the hash
     digest = source_hash(name, path)
-    if recorded and recorded[0].strip() == digest:
-        flushed = False
-    else:
-        for dispatcher in own:
-            dispatcher._cache.flush()  # an empty index: the next call compiles and caches again
-        flushed = True
+    removed = not recorded or recorded[0].strip() != digest
+    if removed:  # an index gone is an empty cache: the next call compiles and caches again
+        for index in folder.glob(f"{Path(path).stem}.*.nbi"):
+            index.unlink(missing_ok=True)
     files = [Path(path).resolve(), *dependencies(name, path)]
     lines = [digest, *(f"{_file_hash(f)} {f.relative_to(root).as_posix()}" for f in files)]
     try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamp.with_name(stamp.name + f".{os.getpid()}.partial")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(tmp, stamp)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(stamp, "\n".join(lines) + "\n")
     except OSError:  # a read-only cache folder: numba will not write there either
         pass
-    return flushed
+    return removed
 
 
 def _file_hash(path: Path) -> str:

@@ -19,8 +19,7 @@ import numpy.typing as npt
 from numba import njit
 
 from gamelib.core import game_seeds
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
+from gamelib.jit_cache import guard, njit_borrowing
 
 IntArray = npt.NDArray[np.int64]
 
@@ -134,4 +133,4 @@ def seeds_for(seed: int, n_games: int, start: int = 0) -> IntArray:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

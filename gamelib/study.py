@@ -44,11 +44,11 @@ from typing import Any, Protocol, cast
 
 import pandas as pd
 
-from gamelib.core import ConfigError, GamelibError, GamelibWarning, check_seed
+from gamelib.core import ConfigError, GamelibError, GamelibWarning, atomic_write_text, check_seed
 from gamelib.registry import GAMES
 from gamelib.sim import default_workers, game_of, player_name, run_spec
 from gamelib.sim.deals import RunCache, cache_root
-from gamelib.sim.store import DealRanges, atomic_write_text
+from gamelib.sim.store import DealRanges
 
 __all__ = [
     "Answers",

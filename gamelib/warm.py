@@ -18,28 +18,33 @@ source: a small warm Garner run took 0.96 s without the bytecode and 0.81 s with
 source, so an edited module is compiled afresh in memory until the next warm-up.
 
 :func:`note_if_cold` is what a run asks before its first game: when a function it is about to
-call has no cache entry for this machine (a fresh clone that skipped the warm-up, a new
+call has not been compiled for this machine (a fresh clone that skipped the warm-up, a new
 ``NUMBA_CACHE_DIR``, an edited kernel, another numba or CPU), it says so in one line — a
 :class:`~gamelib.core.GamelibWarning`, printed by the command line as ``gamelib: note: …`` —
-once per game and process.  The check reads numba's cache index files of the few functions
-Python calls into (the ones numba itself looks up), not the compiled code, so it costs
-milliseconds.
+once per game and process.  numba offers no public way to ask whether its cache holds a
+function, so gamelib keeps its own record (:func:`mark_warm`): beside numba's cache, for each
+module it compiled, the numba version and CPU it compiled for and a hash of the module's sources
+with every gamelib file they import.  The warm-up writes it, and so does a run that announced a
+compile (numba caches what that run compiles); the check reads it, in milliseconds.
 """
 
 from __future__ import annotations
 
 import compileall
+import contextlib
 import hashlib
 import importlib
+import json
 import random
 import sys
 import time
 import warnings
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from gamelib.core import GamelibWarning, Player
+from gamelib.core import GamelibWarning, Player, atomic_write_text
 
 #: how a note names each game's engine, and how long a small run compiles it on a 2-core VM
 #: (``python -m bench.startup``: 92 / 42 / 43 s)
@@ -115,19 +120,56 @@ def entries_for(game: str, players: Sequence[str | Player], engine: str) -> tupl
     return tuple(out)
 
 
-def is_cached(entry: str) -> bool:
-    """Whether numba's on-disk cache holds ``entry`` ("module:function") compiled for this
-    machine, from its current source and numba version (what numba checks before loading)."""
-    try:
-        from numba.core.registry import cpu_target
+@cache
+def machine() -> dict[str, str]:
+    """What numba's compiled code is made for: numba's version and this CPU (llvmlite's public
+    host queries)."""
+    import numba
+    from llvmlite import binding  # type: ignore[import-untyped]
 
-        function = _function(entry)
-        index = function._cache._cache_file._load_index()  # {} when missing or stale
-        magic = cpu_target.target_context.codegen().magic_tuple()
-        code = hashlib.sha256(function.py_func.__code__.co_code).hexdigest()
-        return any(key[1] == magic and key[2][0] == code for key in index)
-    except Exception:  # numba's cache internals moved: do not announce a compile we cannot see
-        return True
+    return {
+        "numba": numba.__version__,
+        "cpu": binding.get_host_cpu_name(),
+        "features": binding.get_host_cpu_features().flatten(),
+    }
+
+
+@cache
+def _record(module_name: str) -> tuple[Path | None, str]:
+    """Where the warm-up record of a module is kept (beside numba's cache of it), and a hash of
+    the module's sources with those it imports (read once a process: its code in memory is what
+    it imported)."""
+    from gamelib.jit_cache import cache_folder, source_hash
+
+    module = importlib.import_module(module_name)
+    file = Path(module.__file__ or "").resolve()
+    sources = hashlib.sha256(file.read_bytes())
+    sources.update(source_hash(module_name, file).encode())
+    folder = cache_folder(vars(module))
+    return (folder / f"{module_name}.warm.json" if folder else None), sources.hexdigest()
+
+
+def is_cached(entry: str) -> bool:
+    """Whether ``entry``'s ("module:function") module was compiled on this machine, by this
+    numba, from its current sources and those it imports (:func:`mark_warm` recorded it)."""
+    path, sources = _record(entry.split(":")[0])
+    want = {**machine(), "sources": sources}
+    try:
+        return path is not None and bool(json.loads(path.read_text(encoding="utf-8")) == want)
+    except (OSError, ValueError):
+        return False
+
+
+def mark_warm(entries: Sequence[str]) -> None:
+    """Record that the modules of ``entries`` are compiled (and cached by numba) for this
+    machine and their current sources; a folder that cannot be written keeps no record."""
+    for entry in dict.fromkeys(entries):
+        path, sources = _record(entry.split(":")[0])
+        want = {**machine(), "sources": sources}
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(path, json.dumps(want, indent=1, sort_keys=True))
 
 
 def is_cold(game: str, players: Sequence[str | Player], engine: str) -> bool:
@@ -141,6 +183,7 @@ def note_if_cold(game: str, players: Sequence[str | Player], engine: str) -> Non
     if game in _noted or not is_cold(game, players, engine):
         return
     _noted.add(game)
+    mark_warm(entries_for(game, players, engine))  # numba caches what this run compiles
     name, how_long = ENGINE_NAMES.get(game, (game, "a while"))
     warnings.warn(
         f"compiling the {name} engine for this machine (first run only, {how_long}; cached "
@@ -267,6 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             failed.append(name)
             print(f"{name}: FAILED after {time.perf_counter() - t0:.1f} s: {exc!r}", flush=True)
             continue
+        searches = SEARCH_SPECS.get(name, ())
+        mark_warm(entries_for(name, [], "compiled") + entries_for(name, searches, "python"))
         if not paths:  # a game gamelib knows through the protocol alone
             print(f"{name}: nothing to compile (no compiled core)", flush=True)
             continue

@@ -64,7 +64,7 @@ def test_every_compiled_module_of_gamelib_is_guarded() -> None:
     assert compiled, "no compiled module found"
     for path in compiled:
         text = path.read_text(encoding="utf-8")
-        assert text.rstrip().endswith("_guard(globals())"), f"{path} does not end with the guard"
+        assert text.rstrip().endswith("\nguard(globals())"), f"{path} does not end with the guard"
 
 
 def test_a_kernels_dependencies_are_the_files_it_imports() -> None:

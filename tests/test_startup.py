@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -84,12 +85,13 @@ def test_a_library_run_warns_with_a_gamelib_warning(
         sim.simulate(cfg, ["greedy"], 2, seed=1, workers=1, progress=False)
 
 
-def test_the_detection_reads_numbas_own_cache_index(
+def test_the_detection_reads_gamelibs_record_of_a_warm_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a one-line kernel in its own module: cold before its first call, cached after it, and
-    # cold again in a process whose NUMBA_CACHE_DIR is empty (a fresh subprocess)
-    (tmp_path / "tiny_kernel.py").write_text(
+    # a one-line kernel in its own module: cold until a compile is recorded, warm after it, and
+    # cold again for another CPU, in a process whose NUMBA_CACHE_DIR is empty, and once edited
+    kernel = tmp_path / "tiny_kernel.py"
+    kernel.write_text(
         textwrap.dedent(
             """
             from numba import njit
@@ -104,23 +106,29 @@ def test_the_detection_reads_numbas_own_cache_index(
     module = importlib.import_module("tiny_kernel")
     assert not warm.is_cached("tiny_kernel:twice")
     assert module.twice(21) == 42
+    warm.mark_warm(["tiny_kernel:twice"])
     assert warm.is_cached("tiny_kernel:twice")
-    script = "import gamelib.warm as w; print(w.is_cached('tiny_kernel:twice'))"
-    env = {"PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        env={**_environ(), **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == "False"
+    here = warm.machine()
+    with monkeypatch.context() as m:
+        m.setattr(warm, "machine", lambda: {**here, "cpu": "other"})
+        assert not warm.is_cached("tiny_kernel:twice")
 
+    def in_a_new_process(**env: str) -> str:
+        script = "import gamelib.warm as w; print(w.is_cached('tiny_kernel:twice'))"
+        path = os.pathsep.join([str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])])
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONPATH": path, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.strip()
 
-def _environ() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
+    assert in_a_new_process() == "True"
+    assert in_a_new_process(NUMBA_CACHE_DIR=str(tmp_path / "empty")) == "False"
+    kernel.write_text(kernel.read_text() + "# edited\n")
+    assert in_a_new_process() == "False"
 
 
 def test_every_entry_is_a_cached_numba_function_and_every_player_is_covered() -> None:

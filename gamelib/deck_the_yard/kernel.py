@@ -69,11 +69,8 @@ from gamelib.deck_the_yard.rules import (
     UsePlug,
     state_from_start,
 )
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import seeds_for
-from gamelib.kernel_rng import streams as _streams
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below, seeds_for, streams
 from gamelib.version import __version__
 
 IntArray = npt.NDArray[np.int64]
@@ -193,14 +190,14 @@ def tables(config: DeckTheYardConfig) -> KernelTables:
 @njit(cache=True)
 def rng_streams(seed: int) -> Any:
     """Two streams from a game's seed: 0 for chance (deal, reshuffles), 1 for the player."""
-    return _streams(seed, 2)
+    return streams(seed, 2)
 
 
 @njit_borrowing
 def _shuffle(rs: Any, items: Any, n: int) -> None:
     """Fisher–Yates on ``items[:n]`` from the chance stream."""
     for c in range(n - 1, 0, -1):
-        k = _rng_below(rs, 0, c + 1)
+        k = rng_below(rs, 0, c + 1)
         items[c], items[k] = items[k], items[c]
 
 
@@ -686,7 +683,7 @@ def play_game(
         counts[0] += n
         counts[1] += n > 1
         if player == RANDOM:
-            d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1, n)]
+            d = work[W_OUT, 0 if n == 1 else rng_below(rs, 1, n)]
         else:
             d = greedy(t, st, work, n, player)
         decisions[n_dec] = d
@@ -1113,4 +1110,4 @@ def describe_reference(state: DeckTheYardState) -> dict[str, Any]:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

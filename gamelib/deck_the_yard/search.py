@@ -97,8 +97,7 @@ from gamelib.deck_the_yard.rules import (
     PHASE_NAMES,
     DeckTheYardObservation,
 )
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
+from gamelib.jit_cache import guard, njit_borrowing
 from gamelib.kernel_rng import rng_below, rng_next
 
 IntArray = npt.NDArray[np.int64]
@@ -450,4 +449,4 @@ def oracle_plan(t: Any, st: Any, chance: Any, width: int, policy: int) -> Any:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

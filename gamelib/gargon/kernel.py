@@ -85,11 +85,8 @@ from gamelib.gargon.rules import (
     from_deal,
     shape_of,
 )
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import seeds_for
-from gamelib.kernel_rng import streams as _streams
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below, seeds_for, streams
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -183,7 +180,7 @@ def tables(config: GargonConfig) -> KernelTables:
 @njit(cache=True)
 def rng_streams(seed: int, n_players: int) -> Any:
     """``n_players + 1`` streams from a game's seed: 0 deals, ``1 + seat`` decides for a seat."""
-    return _streams(seed, n_players + 1)
+    return streams(seed, n_players + 1)
 
 
 @njit(cache=True)
@@ -223,7 +220,7 @@ def deal(t: Any, rs: Any, deck: Any) -> Any:
     for c in range(N_CARDS):
         deck[c] = c
     for c in range(N_CARDS - 1, 0, -1):  # Fisher–Yates
-        k = _rng_below(rs, 0, c + 1)
+        k = rng_below(rs, 0, c + 1)
         deck[c], deck[k] = deck[k], deck[c]
     return state_from_deck(t, deck)
 
@@ -906,7 +903,7 @@ def play_game(
         seat = st[TO_MOVE]
         who = players[seat]
         if who == RANDOM:
-            d = work[0 if n == 1 else _rng_below(rs, 1 + seat, n)]
+            d = work[0 if n == 1 else rng_below(rs, 1 + seat, n)]
         else:
             d = greedy(t, st, work, n, who == GREEDY, fwork)
         decisions[n_dec] = d
@@ -1267,4 +1264,4 @@ def from_reference(state: GargonState) -> tuple[KernelTables, IntArray]:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

@@ -148,9 +148,8 @@ from gamelib.gargon.rules import (
     SHAPES,
     GargonObservation,
 )
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below
 
 IntArray = npt.NDArray[np.int64]
 
@@ -288,7 +287,7 @@ def determinize(
             scratch[i] = pool[a + i]
         s0 = slot_start[col]
         for i in range(slot_start[col + 1] - s0):
-            j = i + (_rng_below(rs, 0, m - i) if m - i > 1 else 0)
+            j = i + (rng_below(rs, 0, m - i) if m - i > 1 else 0)
             c = scratch[j]
             scratch[j] = scratch[i]
             scratch[i] = c
@@ -589,7 +588,7 @@ def search(
             if n == 1:
                 d = work[0]
             elif playout == RANDOM:
-                d = work[_rng_below(rs, 0, n)]
+                d = work[rng_below(rs, 0, n)]
             else:
                 d = greedy(t, st, work, n, True, fwork)
             apply(t, st, d)
@@ -770,4 +769,4 @@ __all__ = [
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

@@ -62,11 +62,8 @@ from gamelib.garner.rules import (
     Place,
 )
 from gamelib.garner.rules import rule_tables as reference_tables
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import seeds_for
-from gamelib.kernel_rng import streams as _streams
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below, seeds_for, streams
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -155,7 +152,7 @@ def tables(config: GarnerConfig) -> KernelTables:
 @njit(cache=True)
 def rng_streams(seed: int) -> Any:
     """Three streams from a game's seed: 0 deals, 1 decides for seat 0, 2 for seat 1."""
-    return _streams(seed, 3)
+    return streams(seed, 3)
 
 
 # --- the layout --------------------------------------------------------------------------------
@@ -202,7 +199,7 @@ def deal(t: Any, rs: Any, deck: Any) -> Any:
     for c in range(n):
         deck[c] = c
     for c in range(n - 1, 0, -1):  # Fisher–Yates
-        k = _rng_below(rs, 0, c + 1)
+        k = rng_below(rs, 0, c + 1)
         deck[c], deck[k] = deck[k], deck[c]
     st = empty_state(t)
     h = p[HEIGHT]
@@ -584,7 +581,7 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any, counts
             raise RuntimeError("garner kernel: no legal decision in an unfinished game")
         counts[0] += n
         counts[1] += n > 1
-        k = 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)
+        k = 0 if n == 1 else rng_below(rs, 1 + st[TO_MOVE], n)
         d = work[W_OUT, k]
         decisions[n_dec] = d
         n_dec += 1
@@ -868,4 +865,4 @@ def same_position(t: KernelTables, a: IntArray, b: IntArray) -> list[str]:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

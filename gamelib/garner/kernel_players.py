@@ -80,10 +80,8 @@ from gamelib.garner.rules import (
     Lift,
     Place,
 )
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
-from gamelib.kernel_rng import seeds_for
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below, seeds_for
 
 IntArray = npt.NDArray[np.int64]
 
@@ -480,7 +478,7 @@ def _greedy_lift(
         if values[li] >= best - TIE:
             pool[m] = li
             m += 1
-    li = pool[0] if m == 1 else pool[_rng_below(rs, 1 + seat, m)]
+    li = pool[0] if m == 1 else pool[rng_below(rs, 1 + seat, m)]
     avoid = pw[P_AVOID0 + seat]
     _, ci, tg = lift_plan(t, pt, st, seat, li, nc, top, n_top, work, pw, fv, avoid, True)
     pw[P_PLAN, 2 * seat] = ci
@@ -552,7 +550,7 @@ def _cautious_lift(
             m += 1
     if m > width:  # a random sample of width of them (partial Fisher–Yates)
         for j in range(width):
-            k = j + _rng_below(rs, 1 + seat, m - j)
+            k = j + rng_below(rs, 1 + seat, m - j)
             cand[j], cand[k] = cand[k], cand[j]
         m = width
     if m == 1:
@@ -569,7 +567,7 @@ def _cautious_lift(
         if replies[j] <= low + TIE:
             cand[k] = cand[j]
             k += 1
-    pick = cand[0] if k == 1 else cand[_rng_below(rs, 1 + seat, k)]
+    pick = cand[0] if k == 1 else cand[rng_below(rs, 1 + seat, k)]
     return plan_lift(t, pt, st, seat, pick, work, pw, fv)
 
 
@@ -646,7 +644,7 @@ def _rest_of_turn(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any,
     phase = st[PHASE]
     if phase == PLACE:
         m = place_pool(t, st, seat, n, work, pw)
-        return int(pw[P_POOL, 0 if m == 1 else _rng_below(rs, 1 + seat, m)])
+        return int(pw[P_POOL, 0 if m == 1 else rng_below(rs, 1 + seat, m)])
     if phase == COLLECT:
         collect_values(t, pt, st, seat, n, work, fv)
         values = fv[F_PLAN]
@@ -659,7 +657,7 @@ def _rest_of_turn(t: Any, pt: Any, st: Any, n: int, work: Any, pw: Any, fv: Any,
             if values[k] >= best - TIE:
                 pool[m] = work[W_OUT, k]
                 m += 1
-        return int(pool[0] if m == 1 else pool[_rng_below(rs, 1 + seat, m)])
+        return int(pool[0] if m == 1 else pool[rng_below(rs, 1 + seat, m)])
     return int(work[W_OUT, 0])  # LEAVE: the first card
 
 
@@ -700,7 +698,7 @@ def play_game(
         elif code == CAUTIOUS:
             d = greedy_decision(t, pt, st, n, work, pw, fv, rs, codes[seat, 1])
         else:
-            d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1 + seat, n)]
+            d = work[W_OUT, 0 if n == 1 else rng_below(rs, 1 + seat, n)]
         decisions[n_dec] = d
         n_dec += 1
         apply(t, st, d, work)
@@ -815,4 +813,4 @@ def encode(move: Any) -> int:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

@@ -107,9 +107,8 @@ from gamelib.garner.kernel_players import (
     player_tables,
 )
 from gamelib.garner.rules import LIFT, OVER, PLACE, GarnerState
-from gamelib.jit_cache import guard as _guard
-from gamelib.jit_cache import njit_borrowing
-from gamelib.kernel_rng import rng_below as _rng_below
+from gamelib.jit_cache import guard, njit_borrowing
+from gamelib.kernel_rng import rng_below
 
 # playout policies
 RANDOM, GREEDY = 0, 1
@@ -256,7 +255,7 @@ def playout(
         if policy == GREEDY:
             d = greedy_decision(t, pt, st, n, work, pw, fv, rs, 0)
         else:
-            d = work[W_OUT, 0 if n == 1 else _rng_below(rs, 1 + st[TO_MOVE], n)]
+            d = work[W_OUT, 0 if n == 1 else rng_below(rs, 1 + st[TO_MOVE], n)]
         apply(t, st, d, work)
     return end_reward(t, pt.suit_total, st)
 
@@ -397,7 +396,7 @@ def grow_tree(
                 if policy == GREEDY and node != r and tried == 0:
                     j = first
                 else:
-                    j = first + tried + (0 if tried + 1 == n else _rng_below(rs, 0, n - tried))
+                    j = first + tried + (0 if tried + 1 == n else rng_below(rs, 0, n - tried))
                 a = first + tried
                 if j != a:
                     for f in range(N_FIELDS):
@@ -799,4 +798,4 @@ def mcts(spec: str | None = None) -> MCTSPlayer:
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

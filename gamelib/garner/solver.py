@@ -121,7 +121,7 @@ from gamelib.garner.rules import (
     GarnerConfig,
     GarnerState,
 )
-from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import guard
 from gamelib.kernel_rng import streams
 
 IntArray = npt.NDArray[np.int64]
@@ -782,4 +782,4 @@ def keeping_moves(state: GarnerState, max_nodes: int | None = None) -> list[int]
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

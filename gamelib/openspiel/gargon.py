@@ -29,7 +29,7 @@ from numba import njit
 from gamelib.core import Chance, Move, Outcome, RecordError, State
 from gamelib.gargon import GARGON, kernel
 from gamelib.gargon import rules as gargon
-from gamelib.jit_cache import guard as _guard
+from gamelib.jit_cache import guard
 from gamelib.openspiel.adapter import Adapter, Engine, ResampledHistory
 from gamelib.openspiel.state import GamelibSpielGame, GamelibSpielState
 
@@ -513,4 +513,4 @@ class GargonSpielGame(GamelibSpielGame):
 
 # the cache of this module's jitted functions is emptied when a file they depend on changed
 # (numba watches only this file): gamelib/jit_cache.py
-_guard(globals())
+guard(globals())

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gamelib.core import OutputError, ResumeError, game_seeds
+from gamelib.core import OutputError, ResumeError, atomic_write_text, game_seeds, temporary_name
 from gamelib.records import write_records
 from gamelib.sim.checks import check_folder
 from gamelib.sim.chunks import run_fingerprint
@@ -28,12 +28,6 @@ if TYPE_CHECKING:  # pandas: imported by the functions that use it
 
 #: a shared folder's temporary file names carry their writer (``.PID@HOST.partial``)
 _WRITER = re.compile(r"\.(\d+)@(.+)\.partial$")
-
-
-def _temporary(path: Path) -> Path:
-    """The name ``path`` is written under before its rename: one of this process's own, so two
-    writers of one study at once (two notebooks, two workers) never write or rename the other's."""
-    return path.with_name(f"{path.name}.{os.getpid()}@{socket.gethostname()}.partial")
 
 
 def _abandoned(path: Path) -> bool:
@@ -111,7 +105,7 @@ class DealRanges:
 
 def join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
     """Concatenate chunk files in order under a temporary name, then rename: never a half-file."""
-    tmp = _temporary(path)
+    tmp = temporary_name(path)
     try:
         with tmp.open("wb") as out:
             for piece in pieces:
@@ -127,7 +121,7 @@ def join_files(path: Path, pieces: Sequence[Path], what: str) -> None:
 
 def write_whole(path: Path, records: Sequence[dict[str, Any]]) -> None:
     """Write a records file under a temporary name and rename it: never a half-file."""
-    tmp = _temporary(path)
+    tmp = temporary_name(path)
     write_records(tmp, records)
     os.replace(tmp, path)
 
@@ -278,7 +272,7 @@ class PartStore:
     def save(self, a: int, b: int, df: pd.DataFrame, records: bool) -> None:
         """Keep one finished chunk, written under a temporary name and renamed (never half)."""
         path = self.folder / f"part-{a}-{b}.parquet"
-        tmp = _temporary(path)
+        tmp = temporary_name(path)
         out = df.copy(deep=False)
         out.attrs = {
             "gamelib_chunk": {
@@ -295,15 +289,3 @@ class PartStore:
     def clear(self) -> None:
         """Remove the chunks and the manifest (the run is whole)."""
         clear_resume(self.folder)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: under this writer's own temporary name
-    (:func:`_temporary`), then renamed over ``path``; a failed write leaves no temporary file."""
-    tmp = _temporary(path)
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -45,8 +45,7 @@ import numpy as np
 import pandas as pd
 
 from gamelib.core import ConfigError, GamelibError, Player, config_to_json
-from gamelib.sim import game_of, n_seats
-from gamelib.sim import player_name as _player_name
+from gamelib.sim import game_of, n_seats, player_name
 from gamelib.sim.checks import Names
 from gamelib.verdict.questions import INCOMPLETE, Question, credit, level_credit, per_deal
 from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, play_units
@@ -317,7 +316,7 @@ def _lineup(level: str | Player | Sequence[str | Player], seats: int) -> list[An
 
 def level_label(lineup: Sequence[Any]) -> str:
     """A level's name: its player, "A v B" for one A against copies of B, else the seats."""
-    names = [_player_name(p) for p in lineup]
+    names = [player_name(p) for p in lineup]
     if len(set(names)) == 1:
         return names[0]
     if len(set(names[1:])) == 1:
@@ -329,7 +328,7 @@ def level_measure(q: Question, lineup: Sequence[Any]) -> Measure | None:
     """``level:`` with no name measures the line-up's first seat's player (its level)."""
     m = getattr(q, "measure", None)
     if isinstance(m, Measure) and m.kind == "level" and m.arg == "*":
-        return Measure("level", _player_name(lineup[0]))
+        return Measure("level", player_name(lineup[0]))
     return m if isinstance(m, Measure) else None
 
 
@@ -405,7 +404,7 @@ def compare(
     labels = [level_label(lu) for lu in lineups]
     if len(set(labels)) != len(labels):
         raise ConfigError(f"each level appears once; got {labels}")
-    mixed = any(len({_player_name(p) for p in lu}) > 1 for lu in lineups)
+    mixed = any(len({player_name(p) for p in lu}) > 1 for lu in lineups)
     # a line-up of one player is the same from every seat: one game a deal; a mixed one is
     # rotated through every seat so no player keeps the first seat's edge
     rotate = seats > 1 and (mixed if rotate_seats is None else bool(rotate_seats))
