@@ -522,6 +522,11 @@ class Job:
     def per_deal(self) -> int:
         return len(self.players) if self.rotate_seats else 1
 
+    def spec(self, seed: int) -> dict[str, Any]:
+        """The run as a value on ``seed``: its provenance (:func:`gamelib.sim.run_spec`), which
+        ``run_key`` names and ``run_fingerprint`` keys in every tier."""
+        return run_spec(self.config, self.players, self.deals, seed, self.rotate_seats)
+
 
 class Computation(Protocol):
     """A table a study computes rather than plays (:meth:`Study.table`): ``make(parts, first,
@@ -721,7 +726,7 @@ def held(job: Job | Computed, seed: int, cache: bool | str | os.PathLike[str] = 
     computed table: the items every part holds)."""
     if isinstance(job, Computed):
         return job.held()
-    spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
+    spec = job.spec(seed)
     return _held(job, spec, cache)
 
 
@@ -805,7 +810,7 @@ def plan(
         if isinstance(job, Computed):  # computed in this process, on one core
             have, asked, on, who = job.held(), job.items, 1, job.name
         else:
-            spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
+            spec = job.spec(seed)
             have, asked, on = _held(job, spec, cache), job.deals, cores
             who = ",".join(player_name(p) for p in job.players)
         todo = max(0, asked - have)
@@ -858,7 +863,7 @@ def deals_within(job: Job, seed: int, minutes: float, workers: int | None = None
     """The most deals of ``job`` (up to ``job.deals``) that fit in ``minutes``: the deals
     already held, plus what the measured cost allows on ``workers`` cores."""
     cores = max(1, min(workers or default_workers(), default_workers()))
-    spec = run_spec(job.config, job.players, job.deals, seed, job.rotate_seats)
+    spec = job.spec(seed)
     have = _held(job, spec, True)
     if have >= job.deals:
         return job.deals
@@ -956,7 +961,7 @@ class Budget:
             return job.tiers()
         if not job.cached:
             return 0, 0
-        spec = run_spec(job.config, job.players, job.deals, self.seed, job.rotate_seats)
+        spec = job.spec(self.seed)
         return _entry(job, spec, self.cache).tiers(spec["seed"])
 
     def share(self, need: float, future: Sequence[float]) -> float:
