@@ -491,18 +491,18 @@ def test_a_verdict_batch_is_cut_into_probes_then_chunks_for_the_runner(
 def test_a_measured_cost_is_written_whole_under_the_writers_own_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gamelib.sim.store as store
+    import gamelib.core as core
     import gamelib.study as study
 
     monkeypatch.setenv("GAMELIB_CACHE", str(tmp_path))
     names: list[str] = []
-    real = store._temporary
+    real = core.temporary_name
 
     def spy(path: Path) -> Path:
         names.append(real(path).name)
         return real(path)
 
-    monkeypatch.setattr(store, "_temporary", spy)
+    monkeypatch.setattr(core, "temporary_name", spy)
     study._write_cost("garner A", 0.25)
     study._write_cost("gargon 4p", 1.5)
     assert study._read_costs() == {"garner A": 0.25, "gargon 4p": 1.5}
