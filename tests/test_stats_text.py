@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -43,6 +44,37 @@ def test_the_word_follows_the_interval_not_the_estimate():
     assert estimate_text({"mean": 0.12, "lo": 0.09, "hi": 0.15}, words=even, at=0.1).endswith(
         "(consistent with even)"
     )
+
+
+def test_each_row_is_judged_against_its_own_reference_when_at_names_a_column():
+    from gamelib.stats import player_win_rates
+    from gamelib.stats.text import direction, interval_text
+
+    # four seats, "r" holding two of them (fair share 0.5, the others 0.25): 100 deals from
+    # every arrangement, won by "a" half the time, by "b" and by "r" a quarter each
+    rng = np.random.default_rng(1)
+    rows = [
+        {"deal": d, "rotation": k, "winner_player": w, "n_winners": 1}
+        | {f"player_{s}": ("a", "b", "r", "r")[(s + k) % 4] for s in range(4)}
+        for d in range(100)
+        for k, w in enumerate(rng.choice(["a", "b", "r"], 4, p=[0.5, 0.25, 0.25]))
+    ]
+    rates = player_win_rates(pd.DataFrame(rows))
+    share = ("above its fair share {at}", "below its fair share {at}", "at its fair share {at}")
+    text = listed(rates, "player", words=share, at="fair_share")
+    said = text.split("; ")
+    assert len(said) == len(rates) == 3
+    for part, r in zip(said, rates.itertuples(), strict=True):
+        word = direction(r.lo, r.hi, *share, at=r.fair_share).replace("{at}", f"{r.fair_share:.3f}")
+        assert part == f"`{r.player}` {interval_text(r.rate, r.lo, r.hi)} ({word})", part
+    assert [p.split("(")[1].split(" its")[0] for p in said] == ["above", "at", "below"]
+    assert said[2].endswith("(below its fair share 0.500)")  # r's own reference, not a's
+    # a number for at works as before, and {at} says it
+    assert estimate_text({"rate": 0.3, "lo": 0.2, "hi": 0.4}, words=share, at=0.25).endswith(
+        "(at its fair share 0.250)"
+    )
+    with pytest.raises(KeyError):
+        estimate_text({"rate": 0.3, "lo": 0.2, "hi": 0.4}, words=share, at="fair_share")
 
 
 def test_a_table_in_one_finding_names_each_row():

@@ -67,16 +67,18 @@ def estimate_text(
     *,
     pct: bool = False,
     words: Sequence[str] | None = None,
-    at: float = 0.0,
+    at: float | str = 0.0,
 ) -> str:
     """A row of a :mod:`gamelib.stats` table in words: its estimate (``rate``, ``mean``,
     ``share``, ``coef``, ``diff``, ``estimate`` or ``ratio``) with its interval —
     ``0.599 [0.577, 0.620]`` — or, for a row of ``describe()``, the median with its quartiles,
     ``13 (11–15)``.  ``words``: (up, down, neither), the word the interval supports against
     ``at`` (:func:`direction`), in brackets after it — ``0.173 [0.161, 0.184] (more than
-    even)``.  An interval with an infinite bound (a ratio whose denominator the deals cannot
-    tell from zero) is said to be unbounded, and a missing estimate missing, never printed as
-    ``inf`` or ``nan``."""
+    even)``.  ``at`` may name a column of the row, so each row of a table is judged against
+    its own reference (a player's ``fair_share``), and ``{at}`` in a word is the reference as a
+    number — "(above its fair share {at})" says ``(above its fair share 0.250)``.  An interval
+    with an infinite bound (a ratio whose denominator the deals cannot tell from zero) is said
+    to be unbounded, and a missing estimate missing, never printed as ``inf`` or ``nan``."""
     if "50%" in row and "lo" not in row:
         q1, median, q3 = (number_text(float(row[k]), digits) for k in ("25%", "50%", "75%"))
         return f"{median} ({q1}–{q3})"
@@ -92,14 +94,17 @@ def estimate_text(
         text = f"{number_text(est, digits, pct=pct)} (an interval these deals cannot bound)"
     if words is None:
         return text
+    mark = float(row[at]) if isinstance(at, str) else at
     up, down, neither = words
-    return f"{text} ({direction(lo, hi, up, down, neither, at=at)})"
+    word = direction(lo, hi, up, down, neither, at=mark)
+    return f"{text} ({word.replace('{at}', number_text(mark, digits, pct=pct))})"
 
 
 def listed(table: Any, by: str | None = None, *, sep: str = "; ", **how: Any) -> str:
     """A table of estimates in one finding: each row's ``by`` value (or its index) in code
-    quotes and its :func:`estimate_text` (``how``: that function's options) — "`greedy` 0.599
-    [0.577, 0.620]; `random` 0.995 [0.991, 0.997]"."""
+    quotes and its :func:`estimate_text` (``how``: that function's options, ``at`` a column
+    for a reference of each row's own) — "`greedy` 0.599 [0.577, 0.620]; `random` 0.995
+    [0.991, 0.997]"."""
     rows = table.set_index(by) if by is not None else table
     return sep.join(f"`{key}` {estimate_text(row, **how)}" for key, row in rows.iterrows())
 
