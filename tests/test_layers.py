@@ -146,12 +146,10 @@ def test_worker_pools_and_dask_clients_are_made_in_the_runner_alone() -> None:
 
 
 #: the limits of a thin notebook (issue 45): lines of code (ruff-formatted, neither blank nor
-#: a comment), the longest code cell, classes
+#: a comment), the longest code cell; no class, and a function or lambda only in a cell that
+#: draws (a chart may need one)
 NOTEBOOK_LINES, CELL_LINES = 250, 40
-#: a notebook not yet within the limits may not grow past what it has now (lines, longest
-#: cell, functions and lambdas); each number only goes down, and a notebook within the limits
-#: leaves this list
-NOT_YET_THIN: dict[str, tuple[int, int, int]] = {}
+DRAWS = ("plt.", "ax.", "axes", "sns.", "plot_")
 
 
 def _notebook_code(path: Path) -> list[tuple[list[str], str]]:
@@ -178,16 +176,15 @@ def test_a_notebook_is_thin(path: Path) -> None:
     cells = _notebook_code(path)
     lines = sum(len(code) for code, _ in cells)
     longest = max(len(code) for code, _ in cells)
-    trees = [ast.parse(src) for _, src in cells]
-    classes = [n.name for t in trees for n in ast.walk(t) if isinstance(n, ast.ClassDef)]
-    functions = sum(isinstance(n, ast.FunctionDef | ast.Lambda) for t in trees for n in ast.walk(t))
+    trees = [(ast.parse(src), src) for _, src in cells]
+    classes = [n.name for t, _ in trees for n in ast.walk(t) if isinstance(n, ast.ClassDef)]
     assert not classes, f"{path.name} defines classes: {classes}"
-    if path.stem not in NOT_YET_THIN:
-        assert lines <= NOTEBOOK_LINES and longest <= CELL_LINES, (path.name, lines, longest)
-        return
-    ceiling = NOT_YET_THIN[path.stem]
-    assert lines > NOTEBOOK_LINES or longest > CELL_LINES, f"{path.name} is thin: unlist it"
-    for what, got, most in zip(
-        ("lines", "longest cell", "functions"), (lines, longest, functions), ceiling, strict=True
-    ):
-        assert got <= most, f"{path.name}: {what} {got}, more than the {most} it had"
+    functions = [
+        getattr(n, "name", "lambda")
+        for t, src in trees
+        if not any(d in src for d in DRAWS)
+        for n in ast.walk(t)
+        if isinstance(n, ast.FunctionDef | ast.Lambda)
+    ]
+    assert not functions, f"{path.name} defines functions outside a chart's cell: {functions}"
+    assert lines <= NOTEBOOK_LINES and longest <= CELL_LINES, (path.name, lines, longest)
