@@ -3,7 +3,8 @@
 a new seed, another level or rule field, on small budgets — run through papermill against an
 empty study cache and must finish; the first set, run again on the same cache, plays nothing and
 prints the same outputs; each bad parameter stops the notebook with its one-line message before
-any game is played.
+any game is played (a notebook's first bad set through papermill, the others through its cells up
+to its parameter check, run in the test's process: the same code, without a kernel's start).
 
 The matrix is the notebooks' own (their authors keep it); the check the issue meets uses others.
 The runs go two at a time (each kernel is its own process), then each test reads its result.
@@ -152,12 +153,58 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                         _run, stem, case["parameters"], where / "cache", where / "out.ipynb",
                         share_costs=True,
                     )  # fmt: skip
-            for i, case in enumerate(spec.get("bad", [])):
+            for i, case in enumerate(spec.get("bad", [])[:1]):  # the first through a kernel
                 where = base / f"{stem}-bad-{i}"
                 tasks[f"{stem}-bad-{i}"] = pool.submit(
                     _run, stem, case["parameters"], where / "cache", where / "out.ipynb"
                 )
-        return {k: f.result() for k, f in tasks.items()}
+        done = {k: f.result() for k, f in tasks.items()}
+    # the others through the notebook's own cells, here: no kernel to start (each costs about
+    # six seconds), no other run in flight to share the environment with
+    for stem, spec in _matrix().items():
+        for i, case in enumerate(spec.get("bad", [])[1:], start=1):
+            done[f"{stem}-bad-{i}"] = _check_cells(
+                stem, case["parameters"], base / f"{stem}-bad-{i}"
+            )
+    return done
+
+
+def _check_cells(stem: str, parameters: dict[str, Any], where: Path) -> dict[str, Any]:
+    """A bad parameter set without a kernel: the notebook parameterized as papermill does it
+    (its injected ``# Parameters`` cell), then its code cells run in order — with IPython's
+    ``In`` history, which ``check.only`` reads — up to the one that calls ``check.only``;
+    returns the error they stop with as papermill reports it, and the cache they were given."""
+    from papermill.iorw import load_notebook_node
+    from papermill.parameterize import parameterize_notebook
+
+    from gamelib.study import ParameterError, check
+
+    check.seen.clear()  # a kernel starts with none: the names an earlier set's checks noted
+
+    nb = parameterize_notebook(load_notebook_node(str(NOTEBOOKS / f"{stem}.ipynb")), parameters)
+    cache = where / "cache"
+    cache.mkdir(parents=True)
+    names: dict[str, Any] = {"__name__": "__main__", "In": [""]}
+    error: dict[str, Any] | None = None
+    old, os.environ["GAMELIB_CACHE"] = os.environ.get("GAMELIB_CACHE"), str(cache)
+    try:
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            names["In"].append(cell.source)
+            try:
+                exec(compile(cell.source, f"<{stem}>", "exec"), names)
+            except ParameterError as exc:
+                error = {"ename": "ParameterError", "evalue": str(exc)}
+                break
+            if "check.only(" in cell.source:
+                break
+    finally:
+        if old is None:
+            os.environ.pop("GAMELIB_CACHE")
+        else:
+            os.environ["GAMELIB_CACHE"] = old
+    return {"error": error, "nb": nb, "cache": cache}
 
 
 def _compared_outputs(nb: Any) -> list[Any]:
