@@ -40,7 +40,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 import pandas as pd
 
@@ -872,23 +872,34 @@ def deals_within(job: Job, seed: int, minutes: float, workers: int | None = None
     return min(job.deals, have + extra)
 
 
-#: one call a notebook makes under a shared budget: its key (a string naming everything that
-#: fixes its answer), the runs it reads, the deals it asks for, and ``go(deals, minutes, show)``
-#: that makes it (at most ``deals`` deals; a clock of ``minutes`` when not None; a progress bar
-#: when ``show``) and returns its table (a verdict's or comparison's has ``decision`` and
-#: ``deals`` columns)
-Call = tuple[str, Sequence[Job | Computed], int, Callable[[int, float | None, bool], pd.DataFrame]]
+class Call(NamedTuple):
+    """One call a notebook makes under a shared budget: its ``key`` (a string naming everything
+    that fixes its answer), the runs it ``reads``, the ``deals`` it asks for, and
+    ``go(deals, minutes, show)`` that makes it (at most ``deals`` deals; a clock of ``minutes``
+    when not None; a progress bar when ``show``) and returns its table (a verdict's or
+    comparison's has ``decision`` and ``deals`` columns).  ``settle()``, a decision's: its table
+    from the deals already held alone, on its whole schedule, or None when a look needs a deal
+    they lack."""
+
+    key: str
+    reads: Sequence[Job | Computed]
+    deals: int
+    go: Callable[[int, float | None, bool], pd.DataFrame]
+    settle: Callable[[], pd.DataFrame | None] | None = None
 
 
 class Budget:
     """``minutes`` shared among a study's calls that have deals to play (deals already held
     are free).
 
-    The plan of every run the calls read (each once, at its most deals, every column any call
-    reads) is printed first.  Then each call in turn gets a share of the minutes still unspent,
-    by water-filling the estimated play of the calls still to come: a call that needs less than
-    an equal share gets all it needs, the others split the rest equally, and each is capped at
-    the deals its share pays for (at the cost per deal measured on this machine); a capped
+    A decision the deals already held settle (:attr:`Call.settle`: every look to its last
+    decision covered) is answered from them first, on its whole schedule and without a clock —
+    so the same on any machine — and needs no share.  The plan of every run the other calls
+    read (each once, at its most deals, every column any call reads) is printed next.  Then
+    each call in turn gets a share of the minutes still unspent, by water-filling the
+    estimated play of the calls still to come: a call that needs less than an equal share gets
+    all it needs, the others split the rest equally, and each is capped at the deals its share
+    pays for (at the cost per deal measured on this machine); a capped
     call also has a clock, with slack for the estimate (:class:`Study`'s verdicts and
     comparisons take the clock alone: they play their whole schedule and stop at it; a call
     that plays outside the study cache — :meth:`Study.tune`'s search — always has its clock).
@@ -910,19 +921,28 @@ class Budget:
         workers: int | None = None,
         cache: bool | str | os.PathLike[str] = True,
     ) -> None:
-        self.left, self.calls, self.seed, self.cache = float(minutes), list(calls), seed, cache
+        self.calls = [Call(*c) for c in calls]
+        self.left, self.seed, self.cache = float(minutes), seed, cache
         self.budget = float(minutes)
         self.cores = max(1, min(workers or default_workers(), default_workers()))
+        self.settled: dict[str, pd.DataFrame] = {}  # call key -> its table from held deals
+        for c in self.calls:
+            table = c.settle() if c.settle is not None else None
+            if table is not None:
+                self.settled[c.key] = table
+        if self.settled:
+            print(f"{len(self.settled)} decision(s) settled by the deals held: nothing to play")
         runs: dict[Any, Job | Computed] = {}  # a run read by several calls is planned once
-        for _, reads, _, _ in self.calls:
-            for j in reads:
+        for c in self.calls:
+            for j in () if c.key in self.settled else c.reads:
                 if isinstance(j, Computed):
                     runs[_ident(j)] = j
                     continue
                 d = cast(Job, runs.get(_ident(j), j))
                 cols = tuple(sorted({*(d.columns or ()), *(j.columns or ())}))
                 runs[_ident(j)] = replace(j if j.deals > d.deals else d, columns=cols)
-        self.plan = plan(runs.values(), seed, minutes=minutes, workers=self.cores, cache=cache)
+        shown = bool(runs) or not self.settled  # nothing left to plan: the line above says so
+        self.plan = plan(runs.values(), seed, minutes, self.cores, cache, show=shown)
         self.minutes = dict(zip(runs, self.plan["minutes"], strict=True))
         self.file = cache_root(cache)[0] / "budget-stops.json"
         try:
@@ -934,11 +954,15 @@ class Budget:
     def play(self) -> dict[str, pd.DataFrame]:
         """Make every call in order; returns each call's table by its key."""
         out = {}
-        for i, (key, reads, deals, go) in enumerate(self.calls):
-            future = [self._est(later) for _, later, _, _ in self.calls[i + 1 :]]
+        for i, (key, reads, deals, go, _) in enumerate(self.calls):
+            if key in self.settled:
+                out[key] = self.settled[key]
+                continue
+            later = [c.reads for c in self.calls[i + 1 :] if c.key not in self.settled]
+            future = [self._est(r) for r in later]
             out[key] = self._one(key, reads, deals, go, [n for n in future if n > 0])
         if self.cut:  # keyed by the tiers as the whole study leaves them: what a rerun meets
-            read_by = {key: r for key, r, _, _ in self.calls}
+            read_by = {c.key: c.reads for c in self.calls}
             for key, stop in self.cut.items():
                 self.stops[self.stop_key(key, read_by[key])] = stop
             # a stop that cannot be written is not replayed: the call is made again
@@ -1097,7 +1121,13 @@ class Study:
         self.kept: dict[Any, str] = {}  # a search a finished one answers: where it is kept
 
     def _ask(
-        self, key: Any, what: list[Any], reads: Sequence[Job | Computed], deals: int, go: Any
+        self,
+        key: Any,
+        what: list[Any],
+        reads: Sequence[Job | Computed],
+        deals: int,
+        go: Any,
+        settle: Callable[[], pd.DataFrame | None] | None = None,
     ) -> None:
         if key in self.keys:
             raise ConfigError(f"the study asks {key!r} twice")
@@ -1111,8 +1141,28 @@ class Study:
                 return cast(pd.DataFrame, go(n, minutes, show))
 
         self.keys.append(key)
-        self.calls.append((doc, reads, deals, quiet))
+        self.calls.append(Call(doc, reads, deals, quiet, settle))
         self.budget = None
+
+    def _settle(
+        self, go: Callable[..., pd.DataFrame], deals: int
+    ) -> Callable[[], pd.DataFrame | None] | None:
+        """A decision's :attr:`Call.settle`: ``go`` on the held deals alone (None when they do
+        not reach its decision; a study without a cache holds none)."""
+        from gamelib.verdict.run import NeedsPlay
+
+        if self.cache is False:
+            return None
+
+        def settle() -> pd.DataFrame | None:
+            try:
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", r"workers \d+: using", GamelibWarning)
+                    return go(deals, None, False, True)
+            except NeedsPlay:
+                return None
+
+        return settle
 
     def _label(self, key: Any) -> str:
         return " ".join(map(str, key)) if isinstance(key, tuple) else str(key)
@@ -1248,18 +1298,18 @@ class Study:
         ]
         key_doc = ["verdict", repr(config), list(levels), [repr(q) for q in questions]]
 
-        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+        def go(n: int, minutes: float | None, show: bool, held: bool = False) -> pd.DataFrame:
             games: dict[str, list[pd.DataFrame]] = {}
             table = verdict(
                 config, list(levels), list(questions), alpha=self.alpha, beta=self.beta,
                 seed=self.seed, cache=self.cache, workers=self.workers, executor=self.scheduler,
                 max_games=(deals if minutes is not None else n) * per, max_minutes=minutes,
-                progress=show, tables=games,
+                progress=show, tables=games, held_only=held,
             )  # fmt: skip
             self.answers.games[key] = games
             return pd.DataFrame(table).assign(**tags, asked=deals)
 
-        self._ask(key, key_doc, reads, deals, go)
+        self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))
 
     def compare(
         self,
@@ -1290,18 +1340,18 @@ class Study:
         ]
         key_doc = ["compare", repr(base), repr(variant), lineups, [repr(q) for q in questions]]
 
-        def go(n: int, minutes: float | None, show: bool) -> pd.DataFrame:
+        def go(n: int, minutes: float | None, show: bool, held: bool = False) -> pd.DataFrame:
             games: dict[str, list[pd.DataFrame]] = {}
             table = compare(
                 base, variant, lineups, list(questions), change=change, alpha=self.alpha,
                 beta=self.beta, seed=self.seed, cache=self.cache, workers=self.workers,
                 executor=self.scheduler, max_minutes=minutes, progress=show, tables=games,
-                max_games=(deals if minutes is not None else n) * per,
+                max_games=(deals if minutes is not None else n) * per, held_only=held,
             )  # fmt: skip
             self.answers.games[key] = games
             return table.assign(**tags, asked=deals)
 
-        self._ask(key, key_doc, reads, deals, go)
+        self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))
 
     def table(
         self,
@@ -1400,7 +1450,7 @@ class Study:
         )
         self.budget = budget
         played = budget.play()
-        for key, (doc, _, deals, _) in zip(self.keys, self.calls, strict=True):
+        for key, (doc, _, deals, _, _) in zip(self.keys, self.calls, strict=True):
             table = self.answers[key] = played[doc]
             if doc in budget.cut and isinstance(table, pd.DataFrame):  # a search: its spec says
                 self.answers.cut[key] = budget.cut[doc]

@@ -175,7 +175,7 @@ def test_a_verdict_stops_at_its_budget_with_the_deals_still_needed(
     t = verdict(
         GARNER.config("C", must_move="one", straight_line=True),
         ["random"],
-        [Fair(0.01)],
+        [Fair(0.15)],
         max_games=20_000,
         seed=4,
         progress=False,
@@ -806,3 +806,46 @@ def test_deal_ranges_say_the_prefix_held_and_the_gaps_to_play(chunks, n):
     assert {d for a, b in gaps for d in range(a, b)} == set(range(n)) - held
     assert all(a < b for a, b in gaps) and gaps == sorted(gaps)
     assert all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(gaps))  # maximal gaps
+
+
+def test_a_verdict_the_held_deals_decide_is_settled_without_a_clock_or_a_cost_probe(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    played: list[tuple[int, int]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import gamelib.study as study_mod
+    from gamelib.study import Study
+    from gamelib.verdict.run import NeedsPlay
+
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    cache, qs = tmp_path / "cache", [Fair(0.3)]
+    kw = {"seed": 13, "max_games": 300, "progress": False, "workers": 1}
+    alone = verdict(CFG, ["greedy"], qs, cache=cache, **kw)  # the deals, now held
+    assert alone.decision.iloc[0] != "undecided" and played
+    # held deals alone: the same table; one look short of them: NeedsPlay, not a guess
+    pd.testing.assert_frame_equal(
+        verdict(CFG, ["greedy"], qs, cache=cache, held_only=True, **kw), alone
+    )
+    with pytest.raises(NeedsPlay):
+        verdict(CFG, ["greedy"], [Fair(0.15)], cache=cache, held_only=True, **kw)
+    played.clear()
+    probed: list[object] = []
+    monkeypatch.setattr(study_mod, "_write_cost", lambda *a: probed.append(a))
+    study = Study(13, 1e-6, workers=1, cache=cache)  # a budget no play would fit
+    study.verdict("fair", CFG, ["greedy"], qs, 300)
+    study.verdict("tight", CFG, ["greedy"], [Fair(0.15)], 300)  # needs deals not held
+    study.plan()
+    out = capsys.readouterr().out
+    assert out.startswith("1 decision(s) settled by the deals held: nothing to play\n1 run(s)")
+    # the settled verdict is not in the plan: the one run planned is the tight one's
+    answers = study.run()
+    pd.testing.assert_frame_equal(answers["fair"].drop(columns=["asked"]), alone)
+    assert "fair" not in answers.cut and played  # the tight one played past the held deals
+    only = Study(13, 1e-6, workers=1, cache=cache)
+    only.verdict("fair", CFG, ["greedy"], qs, 300)
+    probed.clear()
+    got = only.run()
+    # a study every decision of which is settled plays nothing and times nothing
+    assert probed == [] and "fair" not in got.cut
+    pd.testing.assert_frame_equal(got["fair"].drop(columns=["asked"]), alone)

@@ -353,6 +353,7 @@ def compare(
     cache: bool | str | os.PathLike[str] = False,
     max_minutes: float | None = None,
     design: str = "cs",
+    held_only: bool = False,
 ) -> pd.DataFrame:
     """Decide what changing the rules from ``base`` to ``variant`` does, at each level.
 
@@ -364,10 +365,11 @@ def compare(
     played.  Every run uses ``seed``, so deal *i* is the same shuffle under both rules and at
     every level.  ``change`` names the change in the claims (default: the fields that differ).
     ``alpha``, ``beta``, ``max_games`` (per rule set and level), ``workers``, ``executor``,
-    ``resume``, ``tables``, ``cache``, ``max_minutes`` and ``design`` (``"cs"``, the default,
-    or a design of :mod:`gamelib.verdict.designs` for the two-sided effect and depends; changes
-    stays with ``"cs"``) work as in :func:`gamelib.verdict.verdict`.  Returns one row per
-    level (or pair of levels) and question with the columns of :data:`COLUMNS`.
+    ``resume``, ``tables``, ``cache``, ``max_minutes``, ``held_only`` and ``design``
+    (``"cs"``, the default, or a design of :mod:`gamelib.verdict.designs` for the two-sided
+    effect and depends; changes stays with ``"cs"``) work as in
+    :func:`gamelib.verdict.verdict`.  Returns one row per level (or pair of levels) and
+    question with the columns of :data:`COLUMNS`.
     """
     name = Names(None)
     game = game_of(base)
@@ -383,7 +385,7 @@ def compare(
     change = change or ", ".join(f"{k}={config_to_json(variant)[k]}" for k in fields)
     how = Sequential(
         name, seed, alpha, beta, max_games, first_batch, design, max_minutes, workers, executor,
-        progress, resume, cache
+        progress, resume, cache, held_only
     )  # fmt: skip
     if isinstance(levels, str) or not isinstance(levels, Sequence) or not levels:
         raise ConfigError(f"levels must be a non-empty list, got {levels!r}")

@@ -64,6 +64,7 @@ from gamelib.verdict.schedule import Schedule, question_context, question_looks,
 from gamelib.verdict.sequential import FAILS, HOLDS, UNDECIDED, look_schedule
 
 __all__ = [
+    "NeedsPlay",
     "Run",
     "Sequential",
     "Unit",
@@ -171,6 +172,11 @@ def decide(
     }
 
 
+class NeedsPlay(Exception):
+    """A verdict asked to decide on held deals alone (``held_only=True``) reached a look whose
+    deals the cache does not hold: only playing can decide it."""
+
+
 class Run:
     """One line-up on the verdict's seed: its finished deals, kept (and stored) as they come."""
 
@@ -254,6 +260,7 @@ class Sequential:
     progress: bool = True
     resume: str | os.PathLike[str] | None = None
     cache: bool | str | os.PathLike[str] = False
+    held_only: bool = False
 
     def __post_init__(self) -> None:
         name = self.name
@@ -349,6 +356,8 @@ def play_units(
             deadline = clock.unit_deadline(len(units) - u)
             for i, _ in schedule.steps():
                 upto = _fit_to_clock(unit.runs, schedule, i, deadline, where)
+                if how.held_only and min(r.covered() for r in unit.runs) < upto:
+                    raise NeedsPlay(f"{unit.label}: look {i + 1} needs deals not held")
                 for r in unit.runs:
                     _play(r, upto, where)
                 tabs = [tidy(r.table(upto)) for r in unit.runs]
@@ -423,6 +432,7 @@ def verdict(
     max_minutes: float | None = None,
     design: str = "cs",
     rotate_deals: bool = False,
+    held_only: bool = False,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Decide ``questions`` (default: :func:`default_questions`) at every level of ``levels``
@@ -454,13 +464,16 @@ def verdict(
     ``design`` says which decided it; docs/guide/verdicts.md says what each costs).
     ``rotate_deals``: the mirror games play every rotation of each deal's hands (as
     :func:`~gamelib.sim.simulate`), the deal still the unit (its n games averaged); default off.
+    ``held_only``: play nothing — decide on the deals ``cache`` holds, on the same schedule, and
+    raise :class:`NeedsPlay` at the first look they do not cover (a study asks this first, so a
+    verdict its held deals decide is answered the same on any machine, without a clock).
     """
     name = Names(_names)
     game = game_of(config)
     check_rotate_deals(game, rotate_deals, name("rotate_deals"))
     how = Sequential(
         name, seed, alpha, beta, max_games, first_batch, design, max_minutes, workers, executor,
-        progress, resume, cache
+        progress, resume, cache, held_only
     )  # fmt: skip
     design = how.design
     if workers is not None and (
