@@ -352,6 +352,16 @@ class Game:
     everything else of the deal as it was.  ``simulate(..., rotate_deals=True)`` plays every
     rotation of each deal (a seat-rotated deal); a game whose seats share everything dealt has
     nothing to rotate and none."""
+    edit_deal: Callable[[Any, int, Any], State] | None = None
+    """For a game whose cards can be worth different amounts: ``edit_deal(state, seat, edit)``,
+    the fresh deal ``state`` with one card of ``seat``'s traded for another wherever that one
+    was dealt (the deal stays a shuffle of the same cards); ``simulate(..., edit=...)`` plays
+    each deal so edited for the seat of the line-up's first player, and card worth
+    (:mod:`gamelib.worth`) compares the same deals under each edit.  A game without it has no
+    card worth."""
+    check_edit: Callable[[Any], Any] | None = None
+    """With ``edit_deal``: an edit checked (a bad one is a one-line ConfigError) and returned
+    in its one spelling, the form a run's key keeps."""
     play_revision: int = 0
     """Raised when the same players given the same seeds play different games (a change of a
     player's choices, such as the order it breaks ties in): it is part of every run's key, so a

@@ -108,6 +108,8 @@ def play_game(
     record: bool = False,
     engine: str = "auto",
     deal_rotation: int = 0,
+    edit: Any = None,
+    holder: int = 0,
 ) -> PlayedGame:
     """Play one game from (config, seed, players); the same three always give the same game.
 
@@ -116,7 +118,8 @@ def play_game(
     :class:`~gamelib.core.State`, the record, and a check that both engines agree.
     ``engine="python"`` plays through the reference engine and the player protocol (what any
     Python player gets).  ``deal_rotation`` ``r`` plays rotation ``r`` of the seed's deal (seat
-    ``i`` gets the hand dealt to seat ``i + r``; see :func:`deal_rotations`).
+    ``i`` gets the hand dealt to seat ``i + r``; see :func:`deal_rotations`); ``edit`` then
+    edits the deal for seat ``holder`` (``Game.edit_deal``; :func:`check_edit`).
     """
     if not isinstance(config, game.config_type):
         raise ConfigError(
@@ -128,14 +131,31 @@ def play_game(
         raise ConfigError(f"players must be a list of player names, one per seat, got {players!r}")
     agents = [game.player(p) for p in players]  # unknown names are refused here
     deal_rotations(game, len(players), deal_rotation)
+    check_edit(game, edit, len(players), holder)
     if engine_for(game, players, engine) == "compiled":
         _check_seats(game, game.new_state(config, random.Random(0)), players)
         core = compiled_core(game)
         seeds = np.array([seed], np.int64)
-        turn = kernel_rotation(deal_rotation)
+        turn = kernel_rotation(deal_rotation, edit, holder)
         games = core.play_seeds(config, list(players), seeds, record=True, **turn)
-        return from_compiled(game, config, players, games, 0, record=record, rotation=deal_rotation)
-    return _play_protocol(game, config, players, agents, seed, record, deal_rotation)
+        return from_compiled(
+            game, config, players, games, 0, record=record, rotation=deal_rotation, edit=edit,
+            holder=holder,
+        )  # fmt: skip
+    return _play_protocol(game, config, players, agents, seed, record, deal_rotation, edit, holder)
+
+
+def check_edit(game: Game, edit: Any, n_seats: int, holder: int = 0) -> Any:
+    """``edit`` checked for ``game`` (None: no edit): the game must trade cards
+    (``Game.edit_deal``), the edit be one it knows and ``holder`` one of its seats; returns
+    the edit as JSON data (a list), the form a run's key keeps."""
+    if edit is None:
+        return None
+    if game.edit_deal is None:
+        raise ConfigError(f"edit: a {game.name} deal has no cards to trade (no card worth)")
+    if not isinstance(holder, int) or isinstance(holder, bool) or not 0 <= holder < n_seats:
+        raise ConfigError(f"holder must be a seat 0–{n_seats - 1}, got {holder!r}")
+    return list(game.check_edit(edit)) if game.check_edit is not None else list(edit)
 
 
 def deal_rotations(game: Game, n_seats: int, rotation: int | None = None) -> range:
@@ -156,10 +176,11 @@ def deal_rotations(game: Game, n_seats: int, rotation: int | None = None) -> ran
     return rotations
 
 
-def kernel_rotation(rotation: int) -> dict[str, int]:
-    """The compiled core's keyword for a rotated deal (none for rotation 0, so a core without
-    rotations is called as before)."""
-    return {"rotation": rotation} if rotation else {}
+def kernel_rotation(rotation: int, edit: Any = None, holder: int = 0) -> dict[str, Any]:
+    """The compiled core's keywords for a rotated or edited deal (none for rotation 0 and no
+    edit, so a core without them is called as before)."""
+    out: dict[str, Any] = {"rotation": rotation} if rotation else {}
+    return out if edit is None else {**out, "edit": edit, "holder": holder}
 
 
 def from_compiled(
@@ -171,11 +192,13 @@ def from_compiled(
     *,
     record: bool = False,
     rotation: int = 0,
+    edit: Any = None,
+    holder: int = 0,
 ) -> PlayedGame:
-    """Game ``g`` of a compiled batch (played with ``record``; ``rotation``: the batch's deal
-    rotation), replayed decision by decision through the reference engine: the final state,
-    outcome and (optionally) the record.  The compiled core's table row must equal the
-    reference outcome, or this raises."""
+    """Game ``g`` of a compiled batch (played with ``record``; ``rotation``, ``edit`` and
+    ``holder``: the batch's deal rotation and edit), replayed decision by decision through the
+    reference engine: the final state, outcome and (optionally) the record.  The compiled
+    core's table row must equal the reference outcome, or this raises."""
     core = compiled_core(game)
     decisions = iter(int(d) for d in games.game_decisions(g))
 
@@ -192,7 +215,7 @@ def from_compiled(
     compiled_choice.observes = False  # type: ignore[attr-defined]
     seed = int(games.table["seed"][g])
     script = [compiled_choice] * len(players)
-    played = _play_protocol(game, config, players, script, seed, record, rotation)
+    played = _play_protocol(game, config, players, script, seed, record, rotation, edit, holder)
     row = games.table[g]
     for key, value in played.outcome.row().items():
         mine = row[key].item() if key in row.dtype.names else None
@@ -221,16 +244,21 @@ def _play_protocol(
     seed: int,
     record: bool,
     rotation: int = 0,
+    edit: Any = None,
+    holder: int = 0,
 ) -> PlayedGame:
     """The reference engine's play loop: each seat's player gets its observation, the legal
     moves and its own random stream (``rotation``: the deal's rotation; the seats' streams
-    stay the seats')."""
+    stay the seats'; ``edit``: the deal's edit for seat ``holder``, after the rotation)."""
     chance_rng, seat_rngs = game_rngs(seed, len(players))
     state = game.new_state(config, chance_rng)
     _check_seats(game, state, players)
     if rotation:
         assert game.rotate_deal is not None  # checked by the caller
         state = game.rotate_deal(state, rotation)
+    if edit is not None:
+        assert game.edit_deal is not None  # checked by the caller
+        state = game.edit_deal(state, holder, edit)
     # a player that declares ``observes = False`` (the random player) gets no observation; one
     # that declares ``observes = "state"`` (a cheating oracle, marked so in its name) gets a
     # copy of the whole state

@@ -15,6 +15,8 @@ from gamelib.gargon.rules import (
     Play,
     Resolve,
     card,
+    check_edit,
+    edit_deal,
     load_amulets,
     new_state,
     rotate_deal,
@@ -35,6 +37,8 @@ GARGON = Game(
     kernel="gamelib.gargon.kernel",
     resample=resample,
     rotate_deal=rotate_deal,
+    edit_deal=edit_deal,
+    check_edit=check_edit,
 )
 
 __all__ = [
@@ -51,6 +55,8 @@ __all__ = [
     "Play",
     "Resolve",
     "card",
+    "check_edit",
+    "edit_deal",
     "load_amulets",
     "new_state",
     "rotate_deal",

@@ -82,6 +82,7 @@ from gamelib.gargon.rules import (
     Pass,
     Play,
     Resolve,
+    check_edit,
     from_deal,
     shape_of,
 )
@@ -223,6 +224,38 @@ def deal(t: Any, rs: Any, deck: Any) -> Any:
         k = rng_below(rs, 0, c + 1)
         deck[c], deck[k] = deck[k], deck[c]
     return state_from_deck(t, deck)
+
+
+#: a deal edit's kinds (``play_seeds(edit=...)``): none, a value swap, a colour swap
+EDIT_NONE, EDIT_VALUE, EDIT_COLOUR = 0, 1, 2
+EDIT_KINDS = ("value", "colour")
+
+
+@njit(cache=True)
+def edit_deck(t: Any, deck: Any, kind: int, holder: int, target: int) -> None:
+    """A deal edit on a shuffled ``deck``, in place (``gamelib.gargon.rules.edit_deal``'s):
+    the first card dealt to seat ``holder``, (c, x), trades places with the card of the same
+    colour and value ``target`` (``EDIT_VALUE``; a zero: the colour's first zero) or of colour
+    ``target`` and the same value (``EDIT_COLOUR``; a zero: the zero in the same place),
+    wherever that card was dealt; nothing moves when it is the card itself."""
+    if kind == EDIT_NONE:
+        return
+    at = holder * t.params[P_HAND]
+    a = deck[at]
+    k = a % PER_COLOUR
+    if kind == EDIT_VALUE:
+        if t.value_of[a] == target:
+            return
+        b = (a - k) + (0 if target == 0 else target + 1)
+    else:
+        if t.colour_of[a] == target:
+            return
+        b = target * PER_COLOUR + k
+    for j in range(N_CARDS):
+        if deck[j] == b:
+            deck[j] = a
+            deck[at] = b
+            return
 
 
 @njit(cache=True)
@@ -920,10 +953,11 @@ def play_random_game(t: Any, rs: Any, st: Any, work: Any, decisions: Any) -> Any
 
 
 @njit(cache=True)
-def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int) -> Any:
+def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int, edit: Any) -> Any:
     """Deal and play one game per seed, seat ``s`` played by ``players[s]`` (``RANDOM``,
     ``GREEDY``, ``GREEDY_IGNORE``), entirely in compiled code; ``rotation`` r plays rotation r
-    of each seed's deal (``rotate_hands``; 0: the deal as shuffled).
+    of each seed's deal (``rotate_hands``; 0: the deal as shuffled); ``edit`` (kind, holder,
+    target) edits each deal after that (``edit_deck``; kind ``EDIT_NONE``: none).
 
     Returns ``(results, seat_results, scores, amulets, decisions, offsets, deals)``:
     ``results[g]`` the ``R_*`` columns, ``seat_results[g, seat]`` the ``S_*`` ones,
@@ -951,6 +985,9 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int) ->
         if rotation:
             rotate_hands(t, deck, rotation)
             st = state_from_deck(t, deck)
+        if edit[0] != EDIT_NONE:
+            edit_deck(t, deck, edit[0], edit[1], edit[2])
+            st = state_from_deck(t, deck)
         n_dec, buf = play_game(t, rs, st, work, fwork, buf, players, results[g, R_OPTIONS:])
         result(t, st, results[g], seat_results[g], scores[g], amulets[g])
         results[g, R_DECISIONS] = n_dec
@@ -969,9 +1006,20 @@ def play_batch(t: Any, seeds: Any, record: bool, players: Any, rotation: int) ->
 
 
 @njit(cache=True)
+def deal_batch(t: Any, seeds: Any) -> Any:
+    """The shuffled deck of each seed's deal (``deal``), no game played: ``decks[g]``."""
+    decks = np.empty((len(seeds), N_CARDS), np.int64)
+    deck = np.empty(N_CARDS, np.int64)
+    for g in range(len(seeds)):
+        deal(t, rng_streams(seeds[g], t.params[P_N]), deck)
+        decks[g] = deck
+    return decks
+
+
+@njit(cache=True)
 def play_random_batch(t: Any, seeds: Any, record: bool) -> Any:
     """``play_batch`` with the random player on every seat."""
-    return play_batch(t, seeds, record, np.zeros(MAX_SEATS, np.int64), 0)
+    return play_batch(t, seeds, record, np.zeros(MAX_SEATS, np.int64), 0, np.zeros(3, np.int64))
 
 
 # --- from Python ------------------------------------------------------------------------------
@@ -1048,6 +1096,12 @@ def play(
     return play_seeds(config, players, seeds_for(seed, n_games, start), record=record, start=start)
 
 
+def dealt_decks(config: GargonConfig, seeds: npt.ArrayLike) -> IntArray:
+    """The shuffled deck each game seed deals (seat ``i``'s hand: ``deck[i·h:(i+1)·h]``; see
+    ``state_from_deck``), without playing: what an ordinary game's holder was dealt."""
+    return np.asarray(deal_batch(tables(config), np.asarray(seeds, dtype=np.int64)))
+
+
 def supports(player: object) -> bool:
     """Whether a player spec has a compiled version here (``simulate`` then plays in compiled
     code)."""
@@ -1065,11 +1119,22 @@ def play_seeds(
     record: bool = False,
     start: int = 0,
     rotation: int = 0,
+    edit: Sequence[Any] | None = None,
+    holder: int = 0,
 ) -> KernelGames:
     """:func:`play` on explicit per-game seeds; ``rotation`` r plays rotation r of every deal
     (seat ``i`` gets the hand dealt to seat ``(i + r) mod n``, the piles stay: see
-    :func:`gamelib.gargon.rules.rotate_deal`), and ``deals`` then holds the rotated decks."""
+    :func:`gamelib.gargon.rules.rotate_deal`), and ``deals`` then holds the rotated decks;
+    ``edit`` (``("value", v)`` or ``("colour", c)``) then edits every deal for seat ``holder``
+    (:func:`gamelib.gargon.rules.edit_deal`; ``deals`` holds the edited decks)."""
     codes = player_codes(config, players)
+    kind, target = check_edit(edit) if edit is not None else (None, 0)
+    n_seats = config.n_players
+    if not isinstance(holder, int) or isinstance(holder, bool) or not 0 <= holder < n_seats:
+        raise ConfigError(f"holder must be a seat 0–{config.n_players - 1}, got {holder!r}")
+    edit_code = np.array(
+        [EDIT_NONE if kind is None else 1 + EDIT_KINDS.index(kind), holder, target], np.int64
+    )
     if not isinstance(rotation, int) or isinstance(rotation, bool):
         raise ConfigError(f"rotation must be a whole number, got {rotation!r}")
     if not 0 <= rotation < config.n_players:
@@ -1082,7 +1147,7 @@ def play_seeds(
     seeds = np.asarray(seeds, dtype=np.int64)
     n_games = len(seeds)
     results, seat_res, scores, amulets, decisions, offsets, deals = play_batch(
-        t, seeds, record, codes, rotation
+        t, seeds, record, codes, rotation, edit_code
     )
     n_win = seat_res[:, :, S_WINNER].sum(axis=1)
     sole = np.where(n_win == 1, np.argmax(seat_res[:, :, S_WINNER], axis=1), -1)

@@ -809,6 +809,52 @@ def rotate_deal(state: GargonState, rotation: int) -> GargonState:
     return GargonState(state.config, hands, [p[:] for p in state.piles], state.chance)
 
 
+#: what a deal edit may trade (see :func:`edit_deal`): ``("value", 0–15)``, ``("colour", 0–5)``
+EDITS = {"value": 16, "colour": N_COLOURS}
+
+
+def check_edit(edit: Any) -> tuple[str, int]:
+    """A deal edit checked: ``(kind, target)`` with kind ``"value"`` (target 0–15) or
+    ``"colour"`` (0–5, in :data:`COLOURS`' order); a bad one is a one-line ConfigError."""
+    try:
+        kind, target = edit
+    except (TypeError, ValueError):
+        raise ConfigError(f"a Gargon deal edit is (kind, target), got {edit!r}") from None
+    if kind not in EDITS:
+        raise ConfigError(f"a Gargon deal edit trades a value or a colour, got {kind!r}")
+    if not _is_int(target) or not 0 <= target < EDITS[kind]:
+        raise ConfigError(f"a {kind} edit's target is 0–{EDITS[kind] - 1}, got {target!r}")
+    return str(kind), int(target)
+
+
+def edit_deal(state: GargonState, seat: int, edit: Any) -> GargonState:
+    """A fresh deal with one card traded: the first card dealt to ``seat``, (c, x), trades
+    places with the card (c, v) of edit ``("value", v)`` (v = 0: the colour's first zero) or
+    (c', x) of edit ``("colour", c')`` (a zero: the zero in the same place) — wherever that
+    card was dealt, another hand or a pile — so the deal stays the same 102 cards; nothing
+    moves when it is the card itself.  The instrument of card worth (:mod:`gamelib.worth`):
+    the same deal played once per target, the holder's result compared across them."""
+    kind, target = check_edit(edit)
+    if state.rounds or any(state.acted) or state.phase != PLAY:
+        raise ConfigError("only a fresh deal (before the first decision) can be edited")
+    if not 0 <= seat < state.n_players:
+        raise ConfigError(f"a deal of {state.n_players} hands has seats 0–{state.n_players - 1}")
+    hands = [h[:] for h in state.hands]
+    piles = [p[:] for p in state.piles]
+    a = hands[seat][0]
+    k = a % PER_COLOUR
+    if kind == "value":
+        b = None if VALUE_OF[a] == target else a - k + (0 if target == 0 else target + 1)
+    else:
+        b = None if COLOUR_OF[a] == target else target * PER_COLOUR + k
+    if b is not None:
+        for part in (*hands, *piles):
+            if b in part:
+                part[part.index(b)] = a
+        hands[seat][0] = b
+    return GargonState(state.config, hands, piles, state.chance)
+
+
 def state_from_start(
     config: GargonConfig, start: Mapping[str, Any], chance_log: Sequence[Any] = ()
 ) -> GargonState:

@@ -117,6 +117,7 @@ class ChunkJob(NamedTuple):
     engine: str = "auto"
     summary: bool = False
     rotate_deals: bool = False
+    edit: Any = None
 
 
 def run_chunk(
@@ -130,13 +131,16 @@ def run_chunk(
     engine: str = "auto",
     summary: bool = False,
     rotate_deals: bool = False,
+    edit: Any = None,
 ) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
     """Play deals ``start … stop-1`` of a run (seeds derived here); the unit of work a worker
     gets.  A line-up of built-in players with compiled versions plays in the game's compiled
     core, a whole chunk per call (see :func:`gamelib.records.engine_for`).  ``summary``: only
     the summary columns, as a :class:`Summary` (the same values as the table's), not a
     DataFrame.  A deal's games: each seat arrangement (``rotate_seats``), and within it each
-    rotation of the deal's hands (``rotate_deals``: column ``deal_rotation``)."""
+    rotation of the deal's hands (``rotate_deals``: column ``deal_rotation``).  ``edit``: each
+    deal edited (``Game.edit_deal``) for the seat of the line-up's first player — in each seat
+    arrangement, the seat it sits in."""
     game = game_of(config)
     n_seats = len(players)
     rotations = range(n_seats) if rotate_seats else range(1)
@@ -145,7 +149,7 @@ def run_chunk(
     hands = deal_rotations(game, n_seats) if rotate_deals else None
     if engine_for(game, players, engine) == "compiled":
         return _compiled_chunk(
-            game, config, names, seed, start, stop, rotations, records, fixed, summary, hands
+            game, config, names, seed, start, stop, rotations, records, fixed, summary, hands, edit
         )
     rows = []
     recs: list[dict[str, Any]] = []
@@ -162,6 +166,8 @@ def run_chunk(
                 record=records,
                 engine="python",
                 deal_rotation=turn or 0,
+                edit=edit,
+                holder=rotation,
             )
             out = pg.outcome
             row: dict[str, Any] = {
@@ -203,6 +209,7 @@ def _compiled_chunk(
     fixed: Mapping[str, Any],
     summary: bool = False,
     hands: range | None = None,
+    edit: Any = None,
 ) -> tuple[pd.DataFrame | Summary, list[dict[str, Any]]]:
     """``run_chunk`` in compiled code: one batch per seat arrangement (and deal rotation), rows
     in the order (and with the columns) the protocol path gives."""
@@ -214,15 +221,17 @@ def _compiled_chunk(
     batches = []
     for rotation, turn in itertools.product(rotations, hands or [None]):
         seated = seating(names, rotation)
-        games = core.play_seeds(config, seated, seeds, record=records, **kernel_rotation(turn or 0))
+        how = kernel_rotation(turn or 0, edit, rotation)
+        games = core.play_seeds(config, seated, seeds, record=records, **how)
         batches.append(_Batch(seated, games, rotation, turn))
     recs: list[dict[str, Any]] = []
     if records:
         for g in range(n_deals):
             for b in batches:
                 played = from_compiled(
-                    game, config, b.seated, b.games, g, record=True, rotation=b.turn or 0
-                )
+                    game, config, b.seated, b.games, g, record=True, rotation=b.turn or 0,
+                    edit=edit, holder=b.rotation,
+                )  # fmt: skip
                 assert played.record is not None
                 recs.append(played.record)
     if summary:
@@ -271,31 +280,34 @@ def _compiled_table(
     n_deals, per = len(seeds), len(batches)
     frames = []
     for k, b in enumerate(batches):
-        seated, games = b.seated, b.games
-        out = pd.DataFrame(games.table)
-        seats = [c for c in out.columns if c.startswith("score_")]
-        df = pd.DataFrame(dict(fixed), index=range(n_deals))
-        df["game_index"] = (start + np.arange(n_deals)) * per + k
-        df["deal"] = start + np.arange(n_deals)
-        df["rotation"] = b.rotation
+        seated, out = b.seated, b.games.table
+        names = out.dtype.names
+        seats = [c for c in names if c.startswith("score_")]
+        # the columns gathered first, one frame made from them (a column at a time costs a
+        # copy of the frame's blocks each: most of a short chunk's time)
+        cols: dict[str, Any] = dict(fixed)
+        cols["game_index"] = (start + np.arange(n_deals)) * per + k
+        cols["deal"] = start + np.arange(n_deals)
+        cols["rotation"] = b.rotation
         if b.turn is not None:
-            df["deal_rotation"] = b.turn
-        df["seed"] = seeds
+            cols["deal_rotation"] = b.turn
+        cols["seed"] = seeds
         for s, name in enumerate(seated):
-            df[f"player_{s}"] = name
+            cols[f"player_{s}"] = name
         head = ["winner", "n_winners", "reason", "turns", *seats]
         head += [f"win_{s}" for s in range(len(seats))]
         tail = ["decisions", "options", "multi_option_decisions"]
-        rest = [c for c in out.columns if c not in {"game", "seed", *head, *tail}]
+        rest = [c for c in names if c not in {"game", "seed", *head, *tail}]
         for c in head + rest:
-            df[c] = out[c].to_numpy()
-        df["reason"] = df["reason"].astype(object).astype("str")  # as pandas reads Python strs
-        sole = out["winner"].to_numpy()
-        df["winner_player"] = np.where(
+            cols[c] = out[c]
+        sole = out["winner"]
+        cols["winner_player"] = np.where(
             sole >= 0, np.asarray(seated, dtype=object)[np.maximum(sole, 0)], ""
         )
         for c in tail:
-            df[c] = out[c].to_numpy()
+            cols[c] = out[c]
+        df = pd.DataFrame(cols, index=range(n_deals))
+        df["reason"] = df["reason"].astype(object).astype("str")  # as pandas reads Python strs
         frames.append(df)
     table = pd.concat(frames, ignore_index=True)
     order = np.argsort(table["game_index"].to_numpy(), kind="stable")
@@ -326,11 +338,12 @@ def run_spec(
     rotate_seats: bool,
     engine: str = "compiled",
     rotate_deals: bool = False,
+    edit: Any = None,
 ) -> dict[str, Any]:
     """Everything that fixes a run's table: its provenance (stored with saved tables).
     ``engine`` is the one that plays (``"compiled"`` or ``"python"``); ``rotate_deals`` is
-    written only when true, so every run without it keeps its key, and the game's
-    ``play_revision`` only when above 0."""
+    written only when true and ``edit`` (a deal edit, as JSON data) only when given, so every
+    run without them keeps its key, and the game's ``play_revision`` only when above 0."""
     game = game_of(config)
     spec = {
         "game": game.name,
@@ -343,6 +356,8 @@ def run_spec(
     }
     if rotate_deals:
         spec["rotate_deals"] = True
+    if edit is not None:
+        spec["edit"] = list(edit)
     if game.play_revision:
         spec["play_revision"] = game.play_revision
     if engine == "python" and engine_for(game, players) == "compiled":

@@ -28,7 +28,7 @@ from gamelib.core import (
     Player,
     check_seed,
 )
-from gamelib.records import engine_for
+from gamelib.records import check_edit, engine_for
 from gamelib.registry import GAMES
 from gamelib.sim import executors
 from gamelib.sim.checks import (
@@ -94,6 +94,7 @@ def simulate(
     keep_resume: bool = False,
     engine: str = "auto",
     columns: Sequence[str] | None = None,
+    edit: Any = None,
     _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` seeded deals (one game each; × seats with ``rotate_seats``, × seats
@@ -122,13 +123,16 @@ def simulate(
     ``r`` gives seat ``i`` the hand dealt to seat ``(i + r) mod n``, the rest of the deal as
     dealt; column ``deal_rotation``), so each hand starts once from each seat — for a game that
     deals its seats hands (``Game.rotate_deal``; Gargon), refused for one that does not.
-    Every argument is checked before the first game.
+    ``edit``: a deal edit (``Game.edit_deal``; Gargon's ``("value", v)`` or ``("colour", c)``)
+    applied to every deal for the seat of the line-up's first player (with ``rotate_seats``,
+    the seat it sits in each arrangement): the instrument of :mod:`gamelib.worth`; a run
+    with an edit has its own key.  Every argument is checked before the first game.
     """
     run = _play(
         config, players, n_games, seed, "table", workers=workers, executor=executor,
         rotate_seats=rotate_seats, rotate_deals=rotate_deals, progress=progress,
         chunk_size=chunk_size, records=records, resume=resume, cache=cache,
-        keep_resume=keep_resume, engine=engine, columns=columns, names=_names,
+        keep_resume=keep_resume, engine=engine, columns=columns, names=_names, edit=edit,
     )  # fmt: skip
     table = _table(run, config, players, n_games, rotate_deals, columns)
     if run.store is not None and not keep_resume:
@@ -193,6 +197,7 @@ def _play(
     engine: str = "auto",
     columns: Sequence[str] | None = None,
     names: Mapping[str, str] | None = None,
+    edit: Any = None,
 ) -> _Played:
     """Check every argument, then play the run's missing chunks (see :func:`simulate`),
     keeping each whole (``keep="table"``), only its summary columns when they wait in the
@@ -221,11 +226,17 @@ def _play(
         if not isinstance(value, bool):
             raise ConfigError(f"{name(flag)} must be True or False, got {value!r}")
     check_rotate_deals(game, rotate_deals, name("rotate_deals"))
+    try:
+        edit = check_edit(game, edit, probe.n_players)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("edit", name("edit"), 1)) from None
+    if edit is not None and rotate_deals:
+        raise ConfigError(f"{name('edit')} and {name('rotate_deals')}: give one")
     check_executor(executor, name("executor"))
     records_path = (
         check_output_path(records, name("records"), ".jsonl") if records is not None else None
     )
-    spec = run_spec(config, players, n_games, seed, rotate_seats, engine, rotate_deals)
+    spec = run_spec(config, players, n_games, seed, rotate_seats, engine, rotate_deals, edit)
     if columns is not None:
         if isinstance(columns, str) or not isinstance(columns, Sequence):
             raise ConfigError(
@@ -299,6 +310,7 @@ def _play(
             engine=engine,
             summary=keep == "summary",
             rotate_deals=rotate_deals,
+            edit=edit,
         )
         for a, b in _spans(todo, chunk_size)
     )

@@ -183,6 +183,7 @@ class Run:
     def __init__(self, config: Any, seats: list[Any], rotate: bool, seed: int, cap: int) -> None:
         self.config, self.seats, self.rotate, self.seed = config, seats, rotate, seed
         self.hands = False  # every rotation of a deal's hands: verdict(rotate_deals=True)
+        self.edit: Any = None  # a deal edit (simulate's edit): the arms of card worth
         self.cap = cap
         self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
         self.store: PartStore | None = None
@@ -194,7 +195,10 @@ class Run:
 
     def spec(self, n: int) -> dict[str, Any]:
         """The run's provenance for its first ``n`` deals."""
-        return run_spec(self.config, self.seats, n, self.seed, self.rotate, rotate_deals=self.hands)
+        return run_spec(
+            self.config, self.seats, n, self.seed, self.rotate, rotate_deals=self.hands,
+            edit=self.edit,
+        )  # fmt: skip
 
     def attach(self, folder: Path, what: str) -> None:
         spec = self.spec(self.cap)
@@ -705,7 +709,16 @@ def _play(run: Run, upto: int, where: Place) -> None:
         step = size if spread else b - a
         spans += [(x, min(x + step, b)) for x in range(a, b, step)]
     jobs = (
-        ChunkJob(run.config, list(run.seats), run.seed, x, y, run.rotate, rotate_deals=run.hands)
+        ChunkJob(
+            run.config,
+            list(run.seats),
+            run.seed,
+            x,
+            y,
+            run.rotate,
+            rotate_deals=run.hands,
+            edit=run.edit,
+        )
         for x, y in spans
     )
     workers = cores if spread else 1
