@@ -187,3 +187,34 @@ def test_a_stored_worth_decides_the_same_table_from_the_read_only_tier(
     tighter = {**kw, "margin": 0.005, "max_deals": 600}
     with pytest.raises(NeedsPlay):
         worth(CFG, "greedy", "colour", cache=tmp_path / "c", held_only=True, **tighter)
+
+
+def test_the_command_line_writes_one_row_per_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from gamelib.cli import main
+
+    out = tmp_path / "w.json"
+    argv = ["worth", "gargon", "--cards", "colour", "--max-deals", "200", "--margin", "0.05"]
+    assert main([*argv, "--seed", "3", "--json", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "Bonferroni: each of the 6 rows at α/6 and β/6" in printed and "colour violet" in printed
+    rows = json.loads(out.read_text())
+    assert [r["card"] for r in rows] == list(range(6))
+    assert {"card", "estimate", "low", "high", "deals", "decision"} <= set(rows[0])
+    assert all(r["low"] <= r["estimate"] <= r["high"] for r in rows)
+    for bad, words in (
+        (["--margin", "2"], "--margin must lie between 0 and 1"),
+        (["--alpha", "0.7"], "--alpha must lie between 0 and 0.5"),
+        (["--max-deals", "0"], "--max-deals must be a whole number"),
+        (["--players", "greedy+random"], "names 2 seats; the game has 4"),
+        (["--players", "nobody"], "nobody"),
+    ):
+        assert main([*argv, "--seed", "1", *bad]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1, err
+    with pytest.raises(SystemExit):  # argparse: one line naming the games that have cards
+        main(["worth", "garner", "--cards"])
+    assert "invalid choice: 'garner'" in capsys.readouterr().err

@@ -34,9 +34,11 @@ from gamelib.cli.tune import add_tune_parser, cmd_tune
 from gamelib.cli.verdicts import (
     add_compare_flags,
     add_verdict_flags,
+    add_worth_flags,
     cmd_compare,
     cmd_report,
     cmd_verdict,
+    cmd_worth,
 )
 from gamelib.core import Game, GamelibError, GamelibWarning
 from gamelib.registry import BUILT_IN, GAMES
@@ -61,7 +63,7 @@ def _per_game(
 
 
 #: the commands whose second word is a game
-PER_GAME = ("simulate", "sweep", "ladder", "tune", "verdict", "report", "compare")
+PER_GAME = ("simulate", "sweep", "ladder", "tune", "verdict", "report", "compare", "worth")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -139,6 +141,17 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     _per_game(cmp, "compare two {game} rule sets", add_compare_flags, reached("compare"), listed)
 
+    wor = sub.add_parser(
+        "worth",
+        help="what each card is worth to its holder: the same deals with the card traded",
+        description="Plays every deal once per card, the holder's first card traded for it "
+        "wherever it was dealt, and decides each card's worth (the holder's share of the "
+        "points less the average card's) against ±margin: in line, out of line or undecided, "
+        "Bonferroni-corrected over the cards. See docs/guide/worth.md.",
+    )
+    worth_games = [g for g in (listed or GAMES.values()) if g.edit_deal is not None]
+    _per_game(wor, "card worth in {game}", add_worth_flags, reached("worth"), worth_games)
+
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")
     rep.add_argument("file", type=path_arg)
 
@@ -204,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verdict": cmd_verdict,
         "report": cmd_report,
         "compare": cmd_compare,
+        "worth": cmd_worth,
         "cache": cmd_cache,
     }
     try:

@@ -1,5 +1,6 @@
-"""``gamelib verdict``, ``gamelib report`` and ``gamelib compare``: their flags, the questions
-they build and what they print or write (guides: docs/guide/verdicts.md, docs/guide/report.md).
+"""``gamelib verdict``, ``gamelib report``, ``gamelib compare`` and ``gamelib worth``: their
+flags, the questions they build and what they print or write (guides: docs/guide/verdicts.md,
+docs/guide/report.md, docs/guide/worth.md).
 """
 
 from __future__ import annotations
@@ -387,4 +388,98 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rows = [{**r, "seed": args.seed} for r in json.loads(table.to_json(orient="records"))]
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"json: {args.json}")
+    return 0
+
+
+def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
+    g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    g.add_argument(
+        "--cards",
+        nargs="?",
+        const="value",
+        choices=["value", "colour"],
+        required=True,
+        help="the card table: one row per value (default) or, as a null check, per colour",
+    )
+    g.add_argument(
+        "--players",
+        default="greedy",
+        help="the holder's level: one player (every seat) or a line-up joined by '+', the "
+        "holder first (ismcts:100+greedy*3); default greedy",
+    )
+    g.add_argument(
+        "--margin", type=float, default=0.01, help="δ on the holder's share of the points (0.01)"
+    )
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'in line' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'out of line' rate (0.05)")
+    g.add_argument("--max-deals", type=int, default=20_000, help="deal budget (20000)")
+    g.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
+    )
+    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
+    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
+    g.add_argument(
+        "--cache",
+        action="store_true",
+        help="take the deals the study cache or data/results holds; keep new ones there",
+    )
+    g.add_argument(
+        "--max-minutes",
+        type=float,
+        default=None,
+        help="time budget: stop at it with the bounds reached (holds, fails or undecided)",
+    )
+    g.add_argument("--json", type=path_arg, default=None, help="write the rows as JSON")
+    g.add_argument(
+        "--table", type=path_arg, default=None, help="store every arm's games (.parquet)"
+    )
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def cmd_worth(args: argparse.Namespace) -> int:
+    import json
+
+    from gamelib.registry import get_game
+    from gamelib.sim import check_output_path, check_scheduler_address, n_seats
+    from gamelib.verdict.worth import format_worth, worth, worth_rows
+
+    game = get_game(args.game)
+    if game.edit_deal is None:
+        raise CliError(f"{args.game} has no card trades: gamelib worth --cards is for gargon")
+    config = config_from_args(args, infer_players=False)
+    levels = _compare_levels(args.players, n_seats(config))
+    if len(levels) != 1:
+        raise CliError(f"--players: give one level (the holder's), got {args.players!r}")
+    if args.json is not None:
+        check_output_path(args.json, "--json", ".json")
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler, "--scheduler")
+    if not isinstance(args.max_deals, int) or args.max_deals < 1:
+        raise CliError(f"--max-deals must be a whole number ≥ 1, got {args.max_deals}")
+    table = worth(
+        config, levels[0], args.cards, margin=args.margin, alpha=args.alpha,
+        beta=args.beta, max_deals=args.max_deals, seed=args.seed, workers=args.workers,
+        executor=args.scheduler, cache=args.cache, max_minutes=args.max_minutes,
+        progress=not args.no_progress, out=args.table,
+        _names={**FLAGS, "margin": "--margin", "max_deals": "--max-deals",
+                "alpha": "--alpha", "beta": "--beta", "kind": "--cards",
+                "max_minutes": "--max-minutes", "out": "--table"},
+    )  # fmt: skip
+    info = table.attrs["worth"]
+    print(
+        f"{args.game}: what each {args.cards} is worth to its holder "
+        f"({', '.join(info['lineup'])}), within ±{args.margin:g} in line; "
+        f"{info['correction']}; seed {args.seed}"
+    )
+    print(format_worth(table, config))
+    if args.json is not None:
+        rows = [{**r, "seed": args.seed} for r in worth_rows(table)]
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    if args.table is not None:
+        print(f"games: {args.table}")
     return 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,16 @@ from gamelib.verdict.questions import Question, per_deal, seats_of
 from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, play_units
 from gamelib.verdict.sequential import Band
 
-__all__ = ["ARMS", "Worth", "amended", "holder_share", "observed_worth", "worth"]
+__all__ = [
+    "ARMS",
+    "Worth",
+    "amended",
+    "format_worth",
+    "holder_share",
+    "observed_worth",
+    "worth",
+    "worth_rows",
+]
 
 #: the arms of each kind of trade: Gargon's values 0–15 and colours 0–5
 ARMS = {"value": list(range(16)), "colour": list(range(6))}
@@ -144,6 +153,7 @@ def worth(
     held_only: bool = False,
     tables: dict[str, list[pd.DataFrame]] | None = None,
     out: str | os.PathLike[str] | None = None,
+    _names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """What each card is worth to its holder, decided on the same deals (module docstring).
 
@@ -161,16 +171,21 @@ def worth(
     provenance, slimmed to the columns worth reads — a stored study the cache's read-only tier
     serves (``data/results``), so the same call decides from it on any machine.  Returns one
     row per arm with the verdict columns and ``card`` (the value or colour) first."""
-    name = Names(None)
+    name = Names(_names)
     game = game_of(config)
     if out is not None:
         check_output_path(out, name("out"), ".parquet")
     if game.edit_deal is None:
         raise ConfigError(f"{game.name} has no card trades: card worth is for Gargon")
     if kind not in ARMS:
-        raise ConfigError(f"kind must be one of {', '.join(ARMS)}, got {kind!r}")
+        raise ConfigError(f"{name('kind')} must be one of {', '.join(ARMS)}, got {kind!r}")
     if not isinstance(margin, int | float) or isinstance(margin, bool) or not 0 < margin < 1:
-        raise ConfigError(f"margin must lie between 0 and 1, got {margin!r}")
+        raise ConfigError(f"{name('margin')} must lie between 0 and 1, got {margin!r}")
+    if not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1:
+        raise ConfigError(f"{name('max_deals')} must be a whole number ≥ 1, got {max_deals!r}")
+    for what, v in (("alpha", alpha), ("beta", beta)):  # the family's, before the split
+        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
+            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
     seats = n_seats(config)
     lineup = [level] * seats if isinstance(level, str) else list(level)
     if len(lineup) != seats:
@@ -271,3 +286,50 @@ def amended(config: Any, table: pd.DataFrame) -> tuple[Any, pd.DataFrame]:
             amulets[v] = after
     new = dataclasses.replace(config, amulets=tuple(amulets))
     return new, pd.DataFrame(changes, columns=["card", "before", "after"])
+
+
+def worth_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A worth table as the rows ``gamelib worth --json`` writes: one per card — ``card`` (the
+    value or colour), ``estimate``, ``low``, ``high``, ``deals`` and ``decision`` (holds, fails
+    or undecided, as the verdicts write it), with the family's margin and error rates."""
+    info = table.attrs.get("worth", {})
+    return [
+        {
+            "card": int(r["card"]),
+            "estimate": float(r["estimate"]),
+            "low": float(r["lo"]),
+            "high": float(r["hi"]),
+            "deals": int(r["deals"]),
+            "decision": str(r["decision"]),
+            "margin": float(r["margin"]),
+            "alpha": info.get("alpha"),
+            "beta": info.get("beta"),
+        }
+        for _, r in table.iterrows()
+    ]
+
+
+def format_worth(table: pd.DataFrame, config: Any) -> str:
+    """A worth table in plain words: one line per card — its printed amulets (a value), its
+    worth and interval, the decision and the deals it took."""
+    from gamelib.gargon.rules import COLOURS
+
+    info = table.attrs.get("worth", {})
+    kind = info.get("kind", "value")
+    lines = []
+    for _, r in table.iterrows():
+        card = int(r["card"])
+        name = (
+            f"value {card:>2} ({config.amulets[card]} amulet{'s' * (config.amulets[card] != 1)})"
+            if kind == "value"
+            else f"colour {COLOURS[card]:<6}"
+        )
+        words = {"holds": "in line", "fails": "OUT OF LINE", "undecided": "undecided"}
+        word = words.get(str(r["decision"]), str(r["decision"]))
+        if r["decision"] == "fails":
+            word += " (above)" if r["estimate"] > 0 else " (below)"
+        lines.append(
+            f"  {name:<24} {r['estimate']:+.4f} [{r['lo']:+.4f}, {r['hi']:+.4f}]  "
+            f"{word:<20} {int(r['deals']):,} deals"
+        )
+    return "\n".join(lines)
