@@ -508,7 +508,8 @@ class Job:
     """One run a study will ask for: ``deals`` deals of ``players`` on ``config`` (``columns``:
     the outcome columns it reads, as ``simulate(columns=...)``; a stored study slimmed to them
     serves it; ``cached``: False for a run played outside the study cache — a search's, in its
-    own folder — of which no tier holds a deal)."""
+    own folder — of which no tier holds a deal; ``edit``: each deal edited, as ``simulate``'s
+    ``edit`` — an arm of card worth)."""
 
     label: str
     config: Any
@@ -517,6 +518,7 @@ class Job:
     rotate_seats: bool = False
     columns: Sequence[str] | None = None
     cached: bool = True
+    edit: Any = None
 
     @property
     def per_deal(self) -> int:
@@ -525,7 +527,9 @@ class Job:
     def spec(self, seed: int) -> dict[str, Any]:
         """The run as a value on ``seed``: its provenance (:func:`gamelib.sim.run_spec`), which
         ``run_key`` names and ``run_fingerprint`` keys in every tier."""
-        return run_spec(self.config, self.players, self.deals, seed, self.rotate_seats)
+        return run_spec(
+            self.config, self.players, self.deals, seed, self.rotate_seats, edit=self.edit
+        )
 
 
 class Computation(Protocol):
@@ -774,6 +778,7 @@ def estimate_seconds(
             rotate_seats=job.rotate_seats,
             workers=1,
             progress=False,
+            edit=job.edit,
         )
         return time.perf_counter() - t0
 
@@ -1064,7 +1069,7 @@ def _ident(job: Job | Computed) -> tuple[Any, ...]:
         return "table", job.name, job.parts
     if not job.cached:  # a search's runs are its own: never shared with another ask's
         return job.config, tuple(job.players), job.rotate_seats, job.label
-    return job.config, tuple(job.players), job.rotate_seats
+    return job.config, tuple(job.players), job.rotate_seats, repr(job.edit)
 
 
 class Answers(dict[Any, pd.DataFrame]):
@@ -1349,6 +1354,48 @@ class Study:
                 max_games=(deals if minutes is not None else n) * per, held_only=held,
             )  # fmt: skip
             self.answers.games[key] = games
+            return table.assign(**tags, asked=deals)
+
+        self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))
+
+    def worth(
+        self,
+        key: Any,
+        config: Any,
+        level: str | Sequence[str],
+        deals: int,
+        *,
+        kind: str = "value",
+        margin: float = 0.01,
+        **tags: Any,
+    ) -> None:
+        """Ask what each card is worth to its holder (``kind``: one row per value, or per
+        colour as a null check) at ``level`` (a player, or a line-up with the holder first),
+        on at most ``deals`` deals played once per card, as
+        :func:`gamelib.verdict.worth.worth` — an intervention on the same deals, decided with
+        the study's error rates split over the cards (given a clock by the budget, it plays
+        its whole schedule and stops at the clock, as :meth:`verdict`)."""
+        from gamelib.verdict.budget import need_columns
+        from gamelib.verdict.worth import ARMS, worth
+
+        lineup = config_lineup(config, level)
+        columns = need_columns(lineup, ["n_winners"])
+        arms = ARMS.get(kind, [])
+        reads = [
+            Job(self._label(key), config, tuple(lineup), deals, True, columns, edit=[kind, t])
+            for t in arms
+        ]
+        key_doc = ["worth", repr(config), lineup, kind, margin]
+
+        def go(n: int, minutes: float | None, show: bool, held: bool = False) -> pd.DataFrame:
+            games: dict[str, list[pd.DataFrame]] = {}
+            table = worth(
+                config, level, kind, margin=margin, alpha=self.alpha, beta=self.beta,
+                max_deals=deals if minutes is not None else n, seed=self.seed,
+                workers=self.workers, executor=self.scheduler, progress=show, cache=self.cache,
+                max_minutes=minutes, held_only=held, tables=games,
+            )  # fmt: skip
+            self.answers.games[key] = {"worth": games["worth"]}
             return table.assign(**tags, asked=deals)
 
         self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))

@@ -218,3 +218,24 @@ def test_the_command_line_writes_one_row_per_card(
     with pytest.raises(SystemExit):  # argparse: one line naming the games that have cards
         main(["worth", "garner", "--cards"])
     assert "invalid choice: 'garner'" in capsys.readouterr().err
+
+
+def test_a_study_asks_for_worth_and_a_rerun_settles_it_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamelib.study import Study
+
+    monkeypatch.setenv("GAMELIB_STORED", "none")
+    cache = tmp_path / "cache"
+    study = Study(9, 5, workers=1, cache=cache)
+    study.worth("colours", CFG, "greedy", 300, kind="colour", margin=0.05, at="greedy")
+    study.plan()
+    assert capsys.readouterr().out.startswith("6 run(s): 0 deals stored, ")  # one run an arm
+    got = study.run()["colours"]
+    alone = worth(CFG, "greedy", "colour", margin=0.05, max_deals=300, seed=9, progress=False)
+    pd.testing.assert_frame_equal(got.drop(columns=["at", "asked"]), alone)
+    again = Study(9, 5, workers=1, cache=cache)
+    again.worth("colours", CFG, "greedy", 300, kind="colour", margin=0.05, at="greedy")
+    again.plan()
+    assert capsys.readouterr().out.startswith("1 decision(s) settled by the deals held")
+    pd.testing.assert_frame_equal(again.run()["colours"], got)
