@@ -40,7 +40,8 @@ Every run ends with the start-up of a small command-line run of each game wanted
 empty numba cache) and warm (``bench/startup.py``) — the "startup" key — and the stored
 strength curves (``bench/results/strength.json``, made by ``python -m bench.strength``, about an
 hour of play on 2 cores, so a bench run shows the last one instead of playing it again) — the
-"strength" key.
+"strength" key — and what Gargon's card worth table costs (``bench/worth_cost.py``: the
+16-value table at greedy timed now, the search-level row as stored) — the "worth" key.
 
 This file is the run (its flags, which rows a run wants, the table and the JSON); the rows are
 timed in the rooms beside it: :mod:`bench.timing` (how a row is timed), :mod:`bench.kernels`
@@ -278,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     from bench.strength import show_stored
 
     strength = show_stored()
+    worth = None
+    if not args.only:
+        from bench import worth_cost
+
+        worth = {"heuristic": worth_cost.heuristic_row(), "search": worth_cost.show_stored()}
     goals = targets(rows)
     if goals:
         print(f"\n{'random play, compiled':<28} {'÷ tic-tac-toe':>14} {'target':>7} "
@@ -318,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         "scale_runs": scale_runs,
         "startup": startup,
         "strength": strength,
+        "worth": worth,
         "skipped": missing,
     }
     if args.out is None:  # a partial run never overwrites the full run's results

@@ -239,3 +239,57 @@ def test_a_study_asks_for_worth_and_a_rerun_settles_it_from_the_cache(
     again.plan()
     assert capsys.readouterr().out.startswith("1 decision(s) settled by the deals held")
     pd.testing.assert_frame_equal(again.run()["colours"], got)
+
+
+def _table(
+    rows: list[tuple[int, str, float, float, float, int]], kind: str = "value"
+) -> pd.DataFrame:
+    t = pd.DataFrame(rows, columns=["card", "decision", "estimate", "lo", "hi", "deals"])
+    t.attrs["worth"] = {"kind": kind}
+    return t
+
+
+def test_the_findings_are_rendered_from_the_table() -> None:
+    from gamelib.verdict.worth import change_text, direction_changes, worth_text
+
+    t = _table([
+        (0, "fails", -0.03, -0.05, -0.02, 900),
+        (1, "holds", 0.001, -0.005, 0.006, 400),
+        (2, "fails", 0.04, 0.025, 0.06, 700),
+        (3, "undecided", 0.012, 0.004, 0.02, 2000),
+    ])  # fmt: skip
+    text = worth_text(t, CFG)
+    assert text == (
+        "out of line above the average card: 2 (+0.040 [+0.025, +0.060]); below: 0 (-0.030 "
+        "[-0.050, -0.020]); in line: 1 of 4 values (1); undecided: 3 (+0.012 [+0.004, +0.020]) "
+        "— decided on at most 2,000 deals"
+    )
+    colours = _table([(2, "holds", 0.0, -0.01, 0.01, 50)], kind="colour")
+    assert worth_text(colours, CFG).startswith(
+        "out of line above the average card: none; below: none; in line: 1 of 1 colours;"
+    )
+    assert "violet" in worth_text(_table([(2, "undecided", 0.0, -0.01, 0.01, 50)], "colour"), CFG)
+    fixed, changes = amended(CFG, t)
+    assert change_text(changes) == "value 0: 0 → 1 amulets; value 2: 4 → 3 amulets"
+    assert fixed.amulets[0] == 1 and fixed.amulets[2] == 3 and fixed.amulets[1] == CFG.amulets[1]
+    assert change_text(changes.iloc[:0]) == "no change"
+    # a value at 0 amulets out of line above cannot carry fewer: no change is suggested for it
+    zero_above = _table([(13, "fails", 0.05, 0.03, 0.07, 100)])
+    assert amended(CFG, zero_above)[1].empty
+    high = _table([
+        (0, "holds", 0.0, -0.01, 0.01, 50),
+        (1, "fails", 0.05, 0.03, 0.07, 50),
+        (2, "fails", -0.05, -0.07, -0.03, 50),
+        (3, "undecided", 0.0, -0.1, 0.1, 50),
+    ])  # fmt: skip
+    low = _table([
+        (0, "fails", 0.03, 0.02, 0.05, 50),
+        (1, "fails", 0.05, 0.03, 0.07, 50),
+        (2, "fails", 0.04, 0.02, 0.06, 50),
+        (3, "fails", 0.04, 0.02, 0.06, 50),
+    ])  # fmt: skip
+    moved = direction_changes(low, high)
+    assert moved.to_dict("records") == [
+        {"card": 0, "low": "above", "high": "in line"},
+        {"card": 2, "low": "above", "high": "below"},
+    ]

@@ -130,3 +130,9 @@ $G tune deck_the_yard --space plugs=4..12 characters=2..10 events=0..5 broken=0.
   --confirm-at rollout:50=2400/greedy:claim_characters --compare-games 1200 \
   --budget 30 --keep 4 --eta 3 --seed 2026 --workers 2 --no-progress --storage $OUT/tune-deck-the-yard
 .venv/bin/papermill -p SAVE_FIGURE True notebooks/05-tuning.ipynb /tmp/05.ipynb
+
+# notebook 07: card worth at the search level (a searching holder against greedy opponents), its
+# arms stored with their provenance; the notebook decides them from the file
+$G worth gargon --setup 4p --cards --players "ismcts:100+greedy*3" --margin 0.03 \
+  --max-deals 4000 --max-minutes 30 --workers 1 --seed 47 --no-progress \
+  --table $OUT/worth-gargon-ismcts.parquet

@@ -174,6 +174,7 @@ GUIDE_PAGES = {
     "verdict": "verdicts",
     "compare": "verdicts",
     "report": "report",
+    "worth": "worth",
     "cache": "rerun",
 }
 

@@ -50,11 +50,14 @@ __all__ = [
     "ARMS",
     "Worth",
     "amended",
+    "change_text",
+    "direction_changes",
     "format_worth",
     "holder_share",
     "observed_worth",
     "worth",
     "worth_rows",
+    "worth_text",
 ]
 
 #: the arms of each kind of trade: Gargon's values 0–15 and colours 0–5
@@ -333,3 +336,69 @@ def format_worth(table: pd.DataFrame, config: Any) -> str:
             f"{word:<20} {int(r['deals']):,} deals"
         )
     return "\n".join(lines)
+
+
+def _names(table: pd.DataFrame, rows: pd.DataFrame, config: Any) -> str:
+    from gamelib.gargon.rules import COLOURS
+
+    kind = table.attrs.get("worth", {}).get("kind", "value")
+    out = []
+    for _, r in rows.iterrows():
+        card = int(r["card"])
+        label = str(card) if kind == "value" else COLOURS[card]
+        out.append(f"{label} ({r['estimate']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}])")
+    return ", ".join(out) if out else "none"
+
+
+def worth_text(table: pd.DataFrame, config: Any) -> str:
+    """A worth table in one finding, rendered from its rows: the cards out of line above and
+    below the average card (each with its worth and interval), how many are in line, and the
+    undecided ones with the deals they took — "out of line above: 6 (+0.015 [+0.010, +0.021]);
+    below: none; in line: 9 of 16; undecided: …"."""
+    kind = table.attrs.get("worth", {}).get("kind", "value")
+    fails = table[table["decision"] == "fails"]
+    above, below = fails[fails["estimate"] > 0], fails[fails["estimate"] <= 0]
+    held = table[table["decision"] == "holds"]
+    open_ = table[table["decision"] == "undecided"]
+    word = "values" if kind == "value" else "colours"
+    in_line = ", ".join(str(int(c)) for c in held["card"]) if kind == "value" else ""
+    parts = [
+        f"out of line above the average card: {_names(table, above, config)}",
+        f"below: {_names(table, below, config)}",
+        f"in line: {len(held)} of {len(table)} {word}" + (f" ({in_line})" if in_line else ""),
+        f"undecided: {_names(table, open_, config)}",
+    ]
+    deals = int(table["deals"].max()) if len(table) else 0
+    return "; ".join(parts) + f" — decided on at most {deals:,} deals"
+
+
+def change_text(changes: pd.DataFrame) -> str:
+    """The amulet changes :func:`amended` suggests, in words: "value 6: 3 → 2 amulets; …"
+    (none: "no change")."""
+    if not len(changes):
+        return "no change"
+    return "; ".join(
+        f"value {int(r['card'])}: {int(r['before'])} → {int(r['after'])} amulets"
+        for _, r in changes.iterrows()
+    )
+
+
+def direction_changes(low: pd.DataFrame, high: pd.DataFrame) -> pd.DataFrame:
+    """The cards whose verdict changes direction between two levels' worth tables (``low`` at
+    the weaker level, ``high`` at the stronger, on the same cards): decided out of line one way
+    at one level and the other way, or in line, at the other — or in line at one and out of
+    line at the other.  A card only strong players can use is a design fact, not noise."""
+
+    def side(t: pd.DataFrame) -> pd.Series:
+        s = pd.Series("undecided", index=t["card"].astype(int).to_numpy())
+        d, e = t["decision"].to_numpy(), t["estimate"].to_numpy()
+        s[d == "holds"] = "in line"
+        s[(d == "fails") & (e > 0)] = "above"
+        s[(d == "fails") & (e <= 0)] = "below"
+        return s
+
+    a, b = side(low), side(high)
+    both = pd.DataFrame({"low": a, "high": b}).dropna()
+    decided = (both["low"] != "undecided") & (both["high"] != "undecided")
+    moved = both[decided & (both["low"] != both["high"])]
+    return moved.rename_axis("card").reset_index()

@@ -1,0 +1,132 @@
+"""What a card worth table costs: Gargon's 16-value table at 4 players, timed.
+
+``heuristic_row()`` decides the table at ``greedy`` (every seat; the default budget of
+``gamelib worth``: 20,000 deals, δ = 0.01, α = β = 0.05 split over the 16 values) on all
+cores, from an empty study cache, and reports the seconds, the deals the last row needed and
+how many rows each decision took.  ``search_row(minutes)`` plays the table with a searching
+holder (``ismcts:100`` against ``greedy`` opponents, δ = 0.03) on one core for ``minutes``
+and reports the deals it reached, the seconds a deal of all 16 arms took, the decisions, and
+— from those, for each undecided row — the deals its verdict says would decide it; what
+2 cores and 30 or 60 minutes buy follows from the seconds a deal.  ``make bench`` runs the
+heuristic row and shows the stored search row (``bench/results/worth.json``; ``python -m
+bench.worth_cost --search`` re-makes it, half an hour).  Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SEARCH_LINEUP = ["ismcts:100", "greedy", "greedy", "greedy"]
+
+
+def _summary(table: Any, seconds: float, cores: int) -> dict[str, Any]:
+    decided = table[table["decision"] != "undecided"]
+    more = table.loc[table["decision"] == "undecided", "more_deals"].dropna()
+    deals = int(table["deals"].max())
+    return {
+        "seconds": round(seconds, 1),
+        "cores": cores,
+        "deals": deals,
+        "seconds_per_deal": round(seconds / max(deals, 1), 4),
+        "holds": int((table["decision"] == "holds").sum()),
+        "fails": int((table["decision"] == "fails").sum()),
+        "undecided": int((table["decision"] == "undecided").sum()),
+        "decided_at_most": int(decided["deals"].max()) if len(decided) else 0,
+        "undecided_need_more": [int(x) for x in more],
+    }
+
+
+def heuristic_row(max_deals: int = 20_000, seed: int = 1) -> dict[str, Any]:
+    """The greedy table, timed on every core into an empty cache."""
+    from gamelib.gargon import GARGON
+    from gamelib.sim import default_workers
+    from gamelib.verdict.worth import worth
+
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["GAMELIB_STORED"] = "none"
+        t0 = time.perf_counter()
+        table = worth(
+            GARGON.config("4p"), "greedy", "value", margin=0.01, max_deals=max_deals,
+            seed=seed, cache=cache, progress=False,
+        )  # fmt: skip
+        seconds = time.perf_counter() - t0
+    row = {
+        "what": "gargon 4p value table, greedy, δ 0.01",
+        **_summary(table, seconds, default_workers()),
+    }
+    print(
+        f"\ncard worth, {row['what']}: {row['seconds']} s on {row['cores']} cores, "
+        f"{row['holds']} in line, {row['fails']} out of line, {row['undecided']} undecided at "
+        f"{row['deals']:,} deals (decided rows by {row['decided_at_most']:,})"
+    )
+    return row
+
+
+def search_row(minutes: float = 30.0, seed: int = 47) -> dict[str, Any]:
+    """The search-level table on one core for ``minutes`` (see the module docstring)."""
+    from gamelib.gargon import GARGON
+    from gamelib.verdict.worth import worth
+
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["GAMELIB_STORED"] = "none"
+        t0 = time.perf_counter()
+        table = worth(
+            GARGON.config("4p"), SEARCH_LINEUP, "value", margin=0.03, max_deals=4000,
+            seed=seed, cache=cache, max_minutes=minutes, workers=1, progress=False,
+        )  # fmt: skip
+        seconds = time.perf_counter() - t0
+    return {
+        "what": "gargon 4p value table, ismcts:100 + greedy×3, δ 0.03",
+        **_summary(table, seconds, 1),
+    }
+
+
+def show_search(row: dict[str, Any]) -> None:
+    per = row["seconds_per_deal"]
+    print(
+        f"card worth, {row['what']}: {row['deals']:,} deals in {row['seconds']:.0f} s on one "
+        f"core ({per:.1f} s a deal of 16 arms × 4 seats); {row['holds']} in line, "
+        f"{row['fails']} out of line, {row['undecided']} undecided; 2 cores would play about "
+        f"{int(2 * 1800 / per):,} deals in 30 min and {int(2 * 3600 / per):,} in 60"
+    )
+
+
+def show_stored(path: Path = RESULTS / "worth.json") -> dict[str, Any] | None:
+    """The stored search row (``make bench`` shows it; ``--search`` re-makes it)."""
+    if not path.exists():
+        print(
+            "card worth at a search level: none stored yet "
+            f"(python -m bench.worth_cost --search writes {path})"
+        )
+        return None
+    row: dict[str, Any] = json.loads(path.read_text())
+    print(f"as stored in {path.name} (python -m bench.worth_cost --search re-makes it):")
+    show_search(row)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.worth_cost", description=__doc__)
+    parser.add_argument("--search", action="store_true", help="re-make the stored search row")
+    parser.add_argument("--minutes", type=float, default=30.0, help="the search row's clock")
+    args = parser.parse_args(argv)
+    if args.search:
+        row = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), **search_row(args.minutes)}
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "worth.json").write_text(json.dumps(row, indent=2) + "\n")
+        show_search(row)
+        return 0
+    heuristic_row()
+    show_stored()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
