@@ -357,11 +357,14 @@ class Game:
     the fresh deal ``state`` with one card of ``seat``'s traded for another wherever that one
     was dealt (the deal stays a shuffle of the same cards); ``simulate(..., edit=...)`` plays
     each deal so edited for the seat of the line-up's first player, and card worth
-    (:mod:`gamelib.worth`) compares the same deals under each edit.  A game without it has no
-    card worth."""
+    (:mod:`gamelib.verdict.worth`) compares the same deals under each edit.  A game without it
+    has no card worth."""
     check_edit: Callable[[Any], Any] | None = None
     """With ``edit_deal``: an edit checked (a bad one is a one-line ConfigError) and returned
     in its one spelling, the form a run's key keeps."""
+    edit_kinds: tuple[str, ...] = ()
+    """With ``edit_deal``: the kinds of trade an edit names (``("value", "colour")``), the
+    first the game's card table."""
     play_revision: int = 0
     """Raised when the same players given the same seeds play different games (a change of a
     player's choices, such as the order it breaks ties in): it is part of every run's key, so a

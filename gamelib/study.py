@@ -1376,14 +1376,14 @@ class Study:
         the study's error rates split over the cards (given a clock by the budget, it plays
         its whole schedule and stops at the clock, as :meth:`verdict`)."""
         from gamelib.verdict.budget import need_columns
-        from gamelib.verdict.worth import ARMS, worth
+        from gamelib.verdict.worth import arms, worth
 
         lineup = config_lineup(config, level)
         columns = need_columns(lineup, ["n_winners"])
-        arms = ARMS.get(kind, [])
+        targets = arms(config, kind) if kind in game_of(config).edit_kinds else []  # refused
         reads = [
             Job(self._label(key), config, tuple(lineup), deals, True, columns, edit=[kind, t])
-            for t in arms
+            for t in targets
         ]
         key_doc = ["worth", repr(config), lineup, kind, margin]
 

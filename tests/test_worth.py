@@ -126,7 +126,7 @@ def test_a_bad_edit_is_one_line_naming_it() -> None:
         simulate(GARNER.config("A"), ["greedy"] * 2, 2, 1, edit=("value", 1), progress=False)
     with pytest.raises(ConfigError, match="give one"):
         simulate(CFG, ["greedy"] * 4, 2, 1, edit=("value", 1), rotate_deals=True, progress=False)
-    with pytest.raises(ConfigError, match="card worth is for Gargon"):
+    with pytest.raises(ConfigError, match="garner has no card trades"):
         worth(GARNER.config("A"), "greedy", progress=False)
 
 
@@ -293,3 +293,56 @@ def test_the_findings_are_rendered_from_the_table() -> None:
         {"card": 0, "low": "above", "high": "in line"},
         {"card": 2, "low": "above", "high": "below"},
     ]
+
+
+def test_a_pattern_edit_puts_the_pattern_face_up_first_in_both_engines() -> None:
+    from gamelib.deck_the_yard import DECK_THE_YARD
+    from gamelib.deck_the_yard import kernel as DK
+    from gamelib.deck_the_yard.rules import edit_deal as dty_edit
+    from gamelib.deck_the_yard.rules import new_state as dty_new
+
+    cfg = DECK_THE_YARD.config()
+    seeds = np.array(game_seeds(8, 6), np.int64)
+    plain = DK.play_seeds(cfg, "random", seeds, record=True)
+    for target in (0, 5, 17):
+        games = DK.play_seeds(cfg, "random", seeds, record=True, edit=("pattern", target))
+        for g, s in enumerate(seeds):
+            before, after = [int(x) for x in plain.patterns[g]], [int(x) for x in games.patterns[g]]
+            assert after[0] == target and sorted(after) == sorted(before)
+            k = before.index(target)
+            assert after[k] == before[0] and all(
+                a == b
+                for i, (a, b) in enumerate(zip(after, before, strict=True))
+                if i not in (0, k)
+            )
+            chance, _ = game_rngs(int(s), 1)
+            ref = dty_edit(dty_new(cfg, chance), 0, ("pattern", target))
+            assert ref.row[0] == target and ref.start() == games.start(g)
+            replay(games.record(g))  # the kernel's record of the edited deal replays
+    fast = simulate(cfg, ["random"], 40, 5, edit=("pattern", 9), progress=False)
+    slow = simulate(cfg, ["random"], 40, 5, edit=("pattern", 9), progress=False, engine="python")
+    cols = ["seed", "won", "turns", "claimed", "blackouts"]
+    pd.testing.assert_frame_equal(fast[cols], slow[cols], check_dtype=False)
+    with pytest.raises(ConfigError, match="pattern 0–17, got 18"):
+        simulate(cfg, ["random"], 2, 1, edit=("pattern", 18), progress=False)
+    with pytest.raises(ConfigError, match="trades a pattern, got 'value'"):
+        simulate(cfg, ["random"], 2, 1, edit=("value", 1), progress=False)
+
+
+def test_pattern_worth_is_a_change_in_the_win_rate_on_the_same_deals() -> None:
+    from gamelib.deck_the_yard import DECK_THE_YARD
+
+    cfg = DECK_THE_YARD.config()
+    t = worth(
+        cfg,
+        "greedy:claim_characters",
+        "pattern",
+        margin=0.05,
+        max_deals=400,
+        seed=3,
+        progress=False,
+    )
+    assert list(t["card"]) == list(range(18)) and (t["alpha"] == 0.05 / 18).all()
+    assert abs(t["estimate"].sum()) < 1e-9  # worth is against the average pattern
+    with pytest.raises(ConfigError, match="kind of deck_the_yard must be one of pattern"):
+        worth(cfg, "greedy", "value", progress=False)

@@ -149,7 +149,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "points less the average card's) against ±margin: in line, out of line or undecided, "
         "Bonferroni-corrected over the cards. See docs/guide/worth.md.",
     )
-    worth_games = [g for g in (listed or GAMES.values()) if g.edit_deal is not None]
+    worth_games = [g for g in (listed or GAMES.values()) if g.edit_kinds]
     _per_game(wor, "card worth in {game}", add_worth_flags, reached("worth"), worth_games)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")

@@ -393,13 +393,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
+    kinds = game.edit_kinds
     g.add_argument(
         "--cards",
         nargs="?",
-        const="value",
-        choices=["value", "colour"],
+        const=kinds[0],
+        choices=kinds,
         required=True,
-        help="the card table: one row per value (default) or, as a null check, per colour",
+        help=f"the card table: one row per {kinds[0]} (default)"
+        + (f", or per {kinds[1]} as a null check" if len(kinds) > 1 else ""),
     )
     g.add_argument(
         "--players",
@@ -443,13 +445,9 @@ def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
 def cmd_worth(args: argparse.Namespace) -> int:
     import json
 
-    from gamelib.registry import get_game
     from gamelib.sim import check_output_path, check_scheduler_address, n_seats
     from gamelib.verdict.worth import format_worth, worth, worth_rows
 
-    game = get_game(args.game)
-    if game.edit_deal is None:
-        raise CliError(f"{args.game} has no card trades: gamelib worth --cards is for gargon")
     config = config_from_args(args, infer_players=False)
     levels = _compare_levels(args.players, n_seats(config))
     if len(levels) != 1:

@@ -12,6 +12,8 @@ from gamelib.deck_the_yard.rules import (
     PlayBubble,
     PlayBulb,
     UsePlug,
+    check_edit,
+    edit_deal,
     generate_patterns,
     load_patterns,
     new_state,
@@ -31,6 +33,9 @@ DECK_THE_YARD = Game(
     setups={"standard": DeckTheYardConfig()},
     kernel="gamelib.deck_the_yard.kernel",
     resample=resample,
+    edit_deal=edit_deal,
+    check_edit=check_edit,
+    edit_kinds=("pattern",),
 )
 
 __all__ = [
@@ -44,6 +49,8 @@ __all__ = [
     "PlayBubble",
     "PlayBulb",
     "UsePlug",
+    "check_edit",
+    "edit_deal",
     "generate_patterns",
     "load_patterns",
     "new_state",

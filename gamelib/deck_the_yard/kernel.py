@@ -67,6 +67,7 @@ from gamelib.deck_the_yard.rules import (
     PlayBubble,
     PlayBulb,
     UsePlug,
+    check_edit,
     state_from_start,
 )
 from gamelib.jit_cache import guard, njit_borrowing
@@ -252,6 +253,25 @@ def deal(t: Any, rs: Any, patterns: Any, pile: Any, clog: Any, work: Any) -> Any
         pile[c] = c
     _shuffle(rs, pile, p[N_CARDS])
     return new_state(t, patterns, pile, rs, clog, work)
+
+
+@njit(cache=True)
+def edit_patterns(t: Any, st: Any, patterns: Any, target: int) -> None:
+    """A deal edit, in place (``gamelib.deck_the_yard.rules.edit_deal``'s): pattern ``target``
+    trades places with the pattern in face-up slot 0, so it starts face up in slot 0 and the
+    displaced pattern goes where it was (the row or the pattern deck); ``patterns`` (the order,
+    top first) and the state's row and deck follow."""
+    p = t.params
+    n_pat = p[N_PATTERNS]
+    for k in range(n_pat):
+        if patterns[k] == target:
+            patterns[k] = patterns[0]
+            patterns[0] = target
+            break
+    for i in range(st[N_ROW]):
+        st[p[O_ROW] + i] = patterns[i]
+    for i in range(st[N_DECK]):  # top card last
+        st[p[O_DECK] + i] = patterns[n_pat - 1 - i]
 
 
 @njit_borrowing
@@ -693,9 +713,10 @@ def play_game(
 
 
 @njit(cache=True)
-def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
+def play_batch(t: Any, seeds: Any, record: bool, player: int, edit: int) -> Any:
     """Deal and play one game per seed with ``player`` (see ``play_game``), entirely in
-    compiled code.
+    compiled code; ``edit`` ≥ 0 puts that pattern face up in slot 0 of every deal
+    (``edit_patterns``).
 
     Returns ``(results, decisions, offsets, patterns, piles, chance)``: ``results[g]`` the
     ``R_*`` columns; with ``record``, game ``g``'s decisions are
@@ -721,6 +742,8 @@ def play_batch(t: Any, seeds: Any, record: bool, player: int) -> Any:
         rs = rng_streams(seeds[g])
         clog = new_log(t) if record else no_log
         st = deal(t, rs, pat_buf, pile_buf, clog, work)
+        if edit >= 0:
+            edit_patterns(t, st, pat_buf, edit)
         n_dec, buf = play_game(t, rs, st, clog, work, buf, player, results[g, r_options:])
         result(t, st, results[g])
         results[g, R_DECISIONS] = n_dec
@@ -834,6 +857,8 @@ class KernelGames:
     """``chance[g]``: game ``g``'s reshuffles (``chance_log`` reads them)."""
     player: str = "random"
     """Who played: ``random``, ``greedy`` or ``greedy:POLICY``."""
+    edit: int = -1
+    """The pattern every deal put face up in slot 0 (``play_seeds(edit=...)``); −1: none."""
 
     def game_decisions(self, g: int) -> IntArray:
         """The decisions of game ``g`` of the batch, in order."""
@@ -879,6 +904,8 @@ class KernelGames:
         pile = np.empty(int(p[N_CARDS]), np.int64)
         clog, work = new_log(t), new_work(t)
         st = deal(t, rs, patterns, pile, clog, work)
+        if self.edit >= 0:
+            edit_patterns(t, st, patterns, self.edit)
         return t, st, rs, clog, work
 
     def record(self, g: int) -> dict[str, Any]:
@@ -1010,16 +1037,25 @@ def play_seeds(
     *,
     record: bool = False,
     start: int = 0,
+    edit: Sequence[Any] | None = None,
+    holder: int = 0,
 ) -> KernelGames:
     """:func:`play` on explicit per-game seeds (``player`` may be a one-seat list, as
-    ``simulate`` seats its players)."""
+    ``simulate`` seats its players); ``edit`` (``("pattern", P)``) puts pattern P face up in
+    slot 0 of every deal (:func:`gamelib.deck_the_yard.rules.edit_deal`; the solitaire's one
+    seat, ``holder`` 0, holds it)."""
     if not isinstance(player, str):
         (player,) = player
     code = player_code(player)
+    target = check_edit(edit, config)[1] if edit is not None else -1
+    if holder != 0:
+        raise ConfigError(f"a solitaire has one seat: holder must be 0, got {holder!r}")
     t = tables(config)
     seeds = np.asarray(seeds, dtype=np.int64)
     n_games = len(seeds)
-    results, decisions, offsets, patterns, piles, chance = play_batch(t, seeds, record, code)
+    results, decisions, offsets, patterns, piles, chance = play_batch(
+        t, seeds, record, code, target
+    )
     won = results[:, R_WON]
     over = results[:, R_OVER].astype(bool)
     columns: list[tuple[str, Any]] = [
@@ -1050,7 +1086,7 @@ def play_seeds(
     table = np.empty(n_games, dtype=[(name, np.asarray(col).dtype) for name, col in columns])
     for name, col in columns:
         table[name] = col
-    return KernelGames(config, table, decisions, offsets, patterns, piles, chance, player)
+    return KernelGames(config, table, decisions, offsets, patterns, piles, chance, player, target)
 
 
 def describe(t: KernelTables, st: IntArray) -> dict[str, Any]:

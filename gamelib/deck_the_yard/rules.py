@@ -681,6 +681,43 @@ def new_state(config: DeckTheYardConfig, rng: random.Random) -> DeckTheYardState
     return DeckTheYardState(config, patterns, pile, Chance(rng))
 
 
+def check_edit(edit: Any, config: DeckTheYardConfig | None = None) -> tuple[str, int]:
+    """A deal edit checked: ``("pattern", P)``, P a pattern card's index (below the config's
+    number of patterns when ``config`` is given); a bad one is a one-line ConfigError."""
+    try:
+        kind, target = edit
+    except (TypeError, ValueError):
+        raise ConfigError(f"a Deck the Yard deal edit is ('pattern', P), got {edit!r}") from None
+    if kind != "pattern":
+        raise ConfigError(f"a Deck the Yard deal edit trades a pattern, got {kind!r}")
+    most = len(config.patterns) if config is not None else 10_000
+    if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < most:
+        raise ConfigError(f"a pattern edit's target is a pattern 0–{most - 1}, got {target!r}")
+    return "pattern", int(target)
+
+
+def edit_deal(state: DeckTheYardState, seat: int, edit: Any) -> DeckTheYardState:
+    """A fresh deal with pattern P of edit ``("pattern", P)`` face up in slot 0: it trades
+    places with the pattern dealt there, which goes where P was (the face-up row or the pattern
+    deck); hand and draw pile as dealt.  The instrument of pattern worth
+    (:mod:`gamelib.verdict.worth`): the same deal played once per pattern."""
+    _, target = check_edit(edit, state.config)
+    if seat != 0:
+        raise ConfigError(f"a solitaire has one seat: the holder is seat 0, got {seat!r}")
+    if state.turns or state.claimed or state.phase != ACTION:
+        raise ConfigError("only a fresh deal (before the first decision) can be edited")
+    order = list(state.start()["patterns"])
+    ids = [int(p[-1]) for p in order]
+    k = ids.index(target)
+    ids[0], ids[k] = ids[k], ids[0]
+    new = state.clone()
+    f = state.config.face_up
+    new.row = ids[:f]
+    new.deck = list(reversed(ids[f:]))
+    new._start = {**state._start, "patterns": ids}
+    return new
+
+
 def state_from_start(
     config: DeckTheYardConfig, start: Mapping[str, Any], chance_log: Sequence[Any] = ()
 ) -> DeckTheYardState:

@@ -39,6 +39,7 @@ GARGON = Game(
     rotate_deal=rotate_deal,
     edit_deal=edit_deal,
     check_edit=check_edit,
+    edit_kinds=("value", "colour"),
 )
 
 __all__ = [

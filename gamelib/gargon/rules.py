@@ -832,7 +832,7 @@ def edit_deal(state: GargonState, seat: int, edit: Any) -> GargonState:
     places with the card (c, v) of edit ``("value", v)`` (v = 0: the colour's first zero) or
     (c', x) of edit ``("colour", c')`` (a zero: the zero in the same place) — wherever that
     card was dealt, another hand or a pile — so the deal stays the same 102 cards; nothing
-    moves when it is the card itself.  The instrument of card worth (:mod:`gamelib.worth`):
+    moves when it is the card itself.  The instrument of card worth (:mod:`gamelib.verdict.worth`):
     the same deal played once per target, the holder's result compared across them."""
     kind, target = check_edit(edit)
     if state.rounds or any(state.acted) or state.phase != PLAY:

@@ -125,7 +125,7 @@ def simulate(
     deals its seats hands (``Game.rotate_deal``; Gargon), refused for one that does not.
     ``edit``: a deal edit (``Game.edit_deal``; Gargon's ``("value", v)`` or ``("colour", c)``)
     applied to every deal for the seat of the line-up's first player (with ``rotate_seats``,
-    the seat it sits in each arrangement): the instrument of :mod:`gamelib.worth`; a run
+    the seat it sits in each arrangement): the instrument of :mod:`gamelib.verdict.worth`; a run
     with an edit has its own key.  Every argument is checked before the first game.
     """
     run = _play(

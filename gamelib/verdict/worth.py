@@ -10,10 +10,10 @@ w_k(i) = s_k(i) − mean_j s_j(i), so the deal's luck cancels (the arms are play
 shuffle: a paired design with K arms, Box, Hunter and Hunter 2005, ch. 4's randomised blocks).
 Each w_k is one stream of a sequential verdict (:mod:`gamelib.verdict.sequential`: the
 anytime-valid confidence sequences of Waudby-Smith and Ramdas 2023) with the claim
-"|worth| < δ" (in line); the K claims are corrected for multiplicity by Bonferroni — each row
-decided at α/K and β/K — so the chance of any false "in line" is at most α and of any false
-"out of line" at most β, whichever rows they fall on.  The deals, the looks, the clock and the
-study cache are the verdicts' own (:func:`gamelib.verdict.run.play_units`).
+"the worth lies within ±δ" (in line); the K claims are corrected for multiplicity by
+Bonferroni — each row decided at α/K and β/K — so the chance of any false "in line" is at most
+α and of any false "out of line" at most β, whichever rows they fall on.  The deals, the looks,
+the clock and the study cache are the verdicts' own (:func:`gamelib.verdict.run.play_units`).
 
 What it means.  Worth is "this card instead of another, for me": about a third of the trades
 take the card from an opponent's hand (at 4 players, 30 of the 92 other cards are in the other
@@ -47,9 +47,9 @@ from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, pla
 from gamelib.verdict.sequential import Band
 
 __all__ = [
-    "ARMS",
     "Worth",
     "amended",
+    "arms",
     "change_text",
     "direction_changes",
     "format_worth",
@@ -60,14 +60,24 @@ __all__ = [
     "worth_text",
 ]
 
-#: the arms of each kind of trade: Gargon's values 0–15 and colours 0–5
-ARMS = {"value": list(range(16)), "colour": list(range(6))}
+
+def arms(config: Any, kind: str) -> list[int]:
+    """The arms of a kind of trade under ``config``: Gargon's values 0–15 or colours 0–5, Deck
+    the Yard's pattern cards (18 by default)."""
+    if kind == "value":
+        return list(range(16))
+    if kind == "colour":
+        return list(range(6))
+    return list(range(len(config.patterns)))
 
 
 def holder_share(table: pd.DataFrame) -> np.ndarray:
     """The holder's share of the points in each game: the win share (a win shared by k: 1/k;
-    nobody won: 1/n) of the seat the line-up's first player sits in (column ``rotation``)."""
+    nobody won: 1/n) of the seat the line-up's first player sits in (column ``rotation``); a
+    solitaire's: won or not."""
     n = len(seats_of(table))
+    if n == 1:
+        return table["win_0"].to_numpy(dtype=float)
     seat = table["rotation"].to_numpy() if "rotation" in table else np.zeros(len(table), int)
     wins = table[[f"win_{s}" for s in range(n)]].to_numpy(dtype=float)
     share = wins[np.arange(len(table)), seat]
@@ -134,7 +144,7 @@ class Worth(Question):
 def _card_name(kind: str, target: int) -> str:
     from gamelib.gargon.rules import COLOURS
 
-    return f"value {target}" if kind == "value" else f"colour {COLOURS[target]}"
+    return f"colour {COLOURS[target]}" if kind == "colour" else f"{kind} {target}"
 
 
 def worth(
@@ -162,9 +172,11 @@ def worth(
 
     ``level``: a player name (every seat) or a line-up whose first player is the holder (a
     searching holder against greedy opponents: ``["ismcts:100", "greedy", "greedy",
-    "greedy"]``); its seats are rotated so each holds once a deal.  ``kind``: ``"value"`` (one
-    arm per value 0–15: the card table) or ``"colour"`` (one per colour: a built-in null, since
-    the rules treat colours alike, every row should come out in line).  ``margin``: δ on the
+    "greedy"]``); its seats are rotated so each holds once a deal.  ``kind``: Gargon's
+    ``"value"`` (one arm per value 0–15: the card table) or ``"colour"`` (one per colour: a
+    built-in null, since the rules treat colours alike, every row should come out in line);
+    Deck the Yard's ``"pattern"`` (one arm per pattern card, put face up in slot 0 at the
+    start; worth is then a change in the win rate).  ``margin``: δ on the
     holder's share of the points.  ``alpha``/``beta``: the family's error rates, split over the
     rows by Bonferroni (each row's ``alpha`` and ``beta`` columns say α/K and β/K).
     ``max_deals``: the most deals (each played by every arm from every seat).  ``seed``,
@@ -178,10 +190,11 @@ def worth(
     game = game_of(config)
     if out is not None:
         check_output_path(out, name("out"), ".parquet")
-    if game.edit_deal is None:
-        raise ConfigError(f"{game.name} has no card trades: card worth is for Gargon")
-    if kind not in ARMS:
-        raise ConfigError(f"{name('kind')} must be one of {', '.join(ARMS)}, got {kind!r}")
+    if game.edit_deal is None or not game.edit_kinds:
+        raise ConfigError(f"{game.name} has no card trades: card worth is for games that do")
+    if kind not in game.edit_kinds:
+        kinds = ", ".join(game.edit_kinds)
+        raise ConfigError(f"{name('kind')} of {game.name} must be one of {kinds}, got {kind!r}")
     if not isinstance(margin, int | float) or isinstance(margin, bool) or not 0 < margin < 1:
         raise ConfigError(f"{name('margin')} must lie between 0 and 1, got {margin!r}")
     if not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1:
@@ -195,19 +208,19 @@ def worth(
         raise ConfigError(f"{seats} players play this config, got the line-up {lineup}")
     for p in lineup:
         game.player(p)  # an unknown name is refused before any game
-    arms = ARMS[kind]
-    k = len(arms)
+    targets = arms(config, kind)
+    k = len(targets)
     how = Sequential(
         name, seed, alpha / k, beta / k, max_deals, first_batch, "cs", max_minutes, workers,
         executor, progress, None, cache, held_only,
     )  # fmt: skip
     runs = []
-    for target in arms:
+    for target in targets:
         run = Run(config, lineup, True, seed, max_deals)
         run.edit = check_edit(game, (kind, target), seats)
         runs.append(run)
     label = ",".join(player_name(p) for p in lineup) if len(set(lineup)) > 1 else lineup[0]
-    qs: list[Question] = [Worth(i, margin, _card_name(kind, t)) for i, t in enumerate(arms)]
+    qs: list[Question] = [Worth(i, margin, _card_name(kind, t)) for i, t in enumerate(targets)]
     unit = Unit(label, runs, qs, {}, 1)
     call = {"game": game.name, "worth": kind, "lineup": lineup, "seed": seed}
     attach_runs(runs, "worth", call, how, ["n_winners"])
@@ -218,7 +231,7 @@ def worth(
     if out is not None:
         _store(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
     table = pd.DataFrame(rows, columns=COLUMNS)
-    table.insert(0, "card", arms)
+    table.insert(0, "card", targets)
     table.attrs["worth"] = {
         "game": game.name,
         "kind": kind,
@@ -266,7 +279,7 @@ def observed_worth(table: pd.DataFrame, config: Any, kind: str = "value") -> pd.
     nobody = table["n_winners"].to_numpy() == 0
     share = np.where(nobody[:, None], 1.0 / n, wins)
     rows = []
-    for target in ARMS[kind]:
+    for target in arms(config, kind):
         held = (of == target).any(axis=2)
         with_it, without = share[held], share[~held]
         est = with_it.mean() - without.mean() if len(with_it) and len(without) else np.nan
@@ -322,11 +335,13 @@ def format_worth(table: pd.DataFrame, config: Any) -> str:
     lines = []
     for _, r in table.iterrows():
         card = int(r["card"])
-        name = (
-            f"value {card:>2} ({config.amulets[card]} amulet{'s' * (config.amulets[card] != 1)})"
-            if kind == "value"
-            else f"colour {COLOURS[card]:<6}"
-        )
+        if kind == "value":
+            n = config.amulets[card]
+            name = f"value {card:>2} ({n} amulet{'s' * (n != 1)})"
+        elif kind == "colour":
+            name = f"colour {COLOURS[card]:<6}"
+        else:
+            name = f"pattern {card:>2} ({'-'.join(config.patterns[card])})"
         words = {"holds": "in line", "fails": "OUT OF LINE", "undecided": "undecided"}
         word = words.get(str(r["decision"]), str(r["decision"]))
         if r["decision"] == "fails":
