@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from gamelib.core import GamelibError, Player, config_to_json
-from gamelib.sim import check_output_path, game_of
+from gamelib.sim import check_output_path, game_of, player_name
 from gamelib.verdict import Question, verdict
 
 __all__ = ["ReportError", "questions_to_json", "report", "template_path"]
@@ -147,13 +147,17 @@ def report(
     design: str = "cs",
     progress: bool = True,
     command: str | None = None,
+    worth_deals: int | None = None,
+    worth_margin: float = 0.02,
     _names: dict[str, str] | None = None,
 ) -> Path:
     """Decide the verdicts (as :func:`gamelib.verdict.verdict`, same arguments) and write the
     report to ``out`` (an ``.html`` file): the verdict table across the ladder, charts with
     their intervals, game lengths and victory margins, and what was run — gamelib's version,
     the seed, the rules and ``command``, the command line that reproduces the report.
-    Returns the path written."""
+    ``worth_deals``: also a card worth section (:func:`gamelib.verdict.worth.worth` at the
+    strongest level, its game's card table, within ±``worth_margin``, on at most that many
+    deals), for a game whose cards can be traded.  Returns the path written."""
     import nbformat
     import papermill
     from nbconvert import HTMLExporter
@@ -179,10 +183,25 @@ def report(
         tables=tables,
         _names=_names,
     )
+    worth_table = None
+    if worth_deals is not None:
+        from gamelib.verdict.worth import worth
+
+        if not game.edit_kinds:
+            raise GamelibError(f"worth: {game.name} has no cards to trade (no card worth)")
+        worth_table = worth(
+            config, player_name(levels[-1]), game.edit_kinds[0], margin=worth_margin, alpha=alpha,
+            beta=beta, max_deals=worth_deals, seed=seed, workers=workers, executor=executor,
+            cache=cache, progress=progress,
+        )  # fmt: skip
     asked = questions if questions is not None else []
     with tempfile.TemporaryDirectory(prefix="gamelib-report-") as tmp:
         scratch = Path(tmp)
         write_results(scratch / "results", table, tables)
+        if worth_table is not None:
+            rows = json.loads(worth_table.to_json(orient="records"))
+            doc = {"rows": rows, "run": worth_table.attrs["worth"]}
+            (scratch / "results" / "worth.json").write_text(json.dumps(doc), encoding="utf-8")
         params = {
             "GAME": game.name,
             "CONFIG": config_to_json(config),

@@ -105,3 +105,21 @@ def test_bad_report_arguments_fail_before_any_game(tmp_path, capsys):
     assert main([*base, "--out", str(tmp_path / "r.html"), "--alpha", "0.7"]) == 2
     assert "--alpha" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_report_with_card_worth_shows_each_card_as_gamelib_worth_decides_it(tmp_path, capsys):
+    flags = ["gargon", "--setup", "4p", "--players", "random,greedy", "--seed", "3"]
+    flags += ["--max-games", "200", "--workers", "1", "--no-progress"]
+    out = tmp_path / "gargon.html"
+    worth_flags = ["--worth-deals", "150", "--worth-margin", "0.05"]
+    assert main(["report", *flags, "--out", str(out), *worth_flags]) == 0
+    assert main(["worth", "gargon", "--setup", "4p", "--cards", "--players", "greedy",
+                 "--max-deals", "150", "--margin", "0.05", "--seed", "3", "--workers", "1",
+                 "--no-progress", "--json", str(tmp_path / "w.json")]) == 0  # fmt: skip
+    words = text_of(out.read_text(encoding="utf-8"))
+    assert "What each card is worth" in words and "Bonferroni: each of the 16 rows" in words
+    for r in json.loads((tmp_path / "w.json").read_text()):  # the same rows as gamelib worth
+        assert f"{r['estimate']:+.4f} [{r['low']:+.4f}, {r['high']:+.4f}]" in words
+    # a game without cards to trade has no such flag; a bad value is one line
+    assert main(["report", *flags, "--out", str(out), "--worth-deals", "0"]) == 2
+    assert "--worth-deals must be a whole number ≥ 1" in capsys.readouterr().err

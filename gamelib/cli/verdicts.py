@@ -101,6 +101,17 @@ def add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fals
     _add_decision_flags(g, "level or pair")
     if report:
         g.add_argument("--out", type=path_arg, required=True, help="the report, an .html file")
+        if game.edit_kinds:
+            g.add_argument(
+                "--worth-deals",
+                type=int,
+                default=None,
+                help=f"add a card worth section: each {game.edit_kinds[0]}'s worth at the "
+                "strongest level on at most this many deals (docs/guide/worth.md)",
+            )
+            g.add_argument(
+                "--worth-margin", type=float, default=0.02, help="δ of card worth (0.02)"
+            )
     else:
         g.add_argument("--json", type=path_arg, default=None, help="write the decisions as JSON")
         g.add_argument(
@@ -237,8 +248,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     from gamelib.report import report
 
     call = _verdict_call(args, ("--out", ".html"))
+    deals = getattr(args, "worth_deals", None)
+    if deals is not None and deals < 1:
+        raise CliError(f"--worth-deals must be a whole number ≥ 1, got {deals}")
+    margin = getattr(args, "worth_margin", 0.02)
+    if not 0 < margin < 1:
+        raise CliError(f"--worth-margin must lie between 0 and 1, got {margin:g}")
     argv = list(args.argv) if getattr(args, "argv", None) is not None else sys.argv[1:]
-    path = report(**call, out=args.out, command=shlex.join(["gamelib", *argv]))
+    path = report(
+        **call, out=args.out, command=shlex.join(["gamelib", *argv]), worth_deals=deals,
+        worth_margin=margin,
+    )  # fmt: skip
     print(f"report: {path}")
     return 0
 
