@@ -375,8 +375,11 @@ def worth_text(table: pd.DataFrame, config: Any) -> str:
     above, below = fails[fails["estimate"] > 0], fails[fails["estimate"] <= 0]
     held = table[table["decision"] == "holds"]
     open_ = table[table["decision"] == "undecided"]
-    word = "values" if kind == "value" else "colours"
-    in_line = ", ".join(str(int(c)) for c in held["card"]) if kind == "value" else ""
+    from gamelib.gargon.rules import COLOURS
+
+    word = f"{kind}s"
+    named = [COLOURS[int(c)] if kind == "colour" else str(int(c)) for c in held["card"]]
+    in_line = ", ".join(named) if 0 < len(held) < len(table) else ""
     parts = [
         f"out of line above the average card: {_names(table, above, config)}",
         f"below: {_names(table, below, config)}",
