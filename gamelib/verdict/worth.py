@@ -89,7 +89,7 @@ def holder_share(table: pd.DataFrame) -> np.ndarray:
 _memo: list[Any] = [None, None, None]
 
 
-def _arm_shares(tables: list[pd.DataFrame]) -> np.ndarray:
+def arm_shares(tables: list[pd.DataFrame]) -> np.ndarray:
     """(arm, deal): the holder's share of the points per deal under each arm."""
     key = [(id(t), len(t)) for t in tables]
     if _memo[0] != key:
@@ -120,7 +120,7 @@ class Worth(Question):
     def streams(
         self, tables: list[pd.DataFrame], **ctx: Any
     ) -> tuple[list[np.ndarray], list[Band]]:
-        shares = _arm_shares(tables)
+        shares = arm_shares(tables)
         w = shares[self.arm] - shares.mean(axis=0)
         return [(w + 1) / 2], [Band(0.5 - self.margin / 2, 0.5 + self.margin / 2)]
 
