@@ -32,6 +32,20 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
     g.add_argument(
         "--max-games", type=int, default=20_000, help=f"game budget per {budget} (20000)"
     )
+    _add_where_flags(g, resume=True)
+    g.add_argument(
+        "--design",
+        choices=DESIGNS,
+        default="cs",
+        help="how a two-sided claim is decided: cs (confidence sequences, any stop; default), "
+        "fixed (TOST), sprt, gst or gst-pocock (cheaper, planned in advance, no --max-minutes; "
+        "docs/guide/verdicts.md)",
+    )
+
+
+def _add_where_flags(g: argparse.ArgumentParser, resume: bool) -> None:
+    """The flags of where and how long a sequential decision plays: its seed, workers, Dask
+    scheduler, resume folder (``resume``), study cache and time budget."""
     g.add_argument(
         "--seed",
         type=int,
@@ -40,12 +54,13 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
     )
     g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
     g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-    g.add_argument(
-        "--resume",
-        type=path_arg,
-        default=None,
-        help="folder that keeps finished deals; rerun to resume",
-    )
+    if resume:
+        g.add_argument(
+            "--resume",
+            type=path_arg,
+            default=None,
+            help="folder that keeps finished deals; rerun to resume",
+        )
     g.add_argument(
         "--cache",
         action="store_true",
@@ -56,14 +71,6 @@ def _add_decision_flags(g: argparse.ArgumentParser, budget: str) -> None:
         type=float,
         default=None,
         help="time budget: stop at it with the bounds reached (holds, fails or undecided)",
-    )
-    g.add_argument(
-        "--design",
-        choices=DESIGNS,
-        default="cs",
-        help="how a two-sided claim is decided: cs (confidence sequences, any stop; default), "
-        "fixed (TOST), sprt, gst or gst-pocock (cheaper, planned in advance, no --max-minutes; "
-        "docs/guide/verdicts.md)",
     )
 
 
@@ -435,25 +442,7 @@ def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--alpha", type=float, default=0.05, help="false 'in line' rate (0.05)")
     g.add_argument("--beta", type=float, default=0.05, help="false 'out of line' rate (0.05)")
     g.add_argument("--max-deals", type=int, default=20_000, help="deal budget (20000)")
-    g.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="0 ≤ SEED < 2**128 (default: drawn from the OS and printed first)",
-    )
-    g.add_argument("--workers", type=int, default=None, help="local processes (default: all)")
-    g.add_argument("--scheduler", default=None, help="Dask scheduler address tcp://HOST:PORT")
-    g.add_argument(
-        "--cache",
-        action="store_true",
-        help="take the deals the study cache or data/results holds; keep new ones there",
-    )
-    g.add_argument(
-        "--max-minutes",
-        type=float,
-        default=None,
-        help="time budget: stop at it with the bounds reached (holds, fails or undecided)",
-    )
+    _add_where_flags(g, resume=False)
     g.add_argument("--json", type=path_arg, default=None, help="write the rows as JSON")
     g.add_argument(
         "--table", type=path_arg, default=None, help="store every arm's games (.parquet)"
