@@ -44,7 +44,10 @@ def test_a_stored_table_matches_a_fresh_simulation_of_its_first_games(path: Path
         if engine_for(game, run["players"]) == "python":
             # a deal's first arrangement is the line-up as given: the same game, unrotated
             k = min(SEARCH_PREFIX, run["n_games"])
-            fresh = simulate(config, run["players"], k, run["seed"], workers=1, progress=False)
+            fresh = simulate(
+                config, run["players"], k, run["seed"], workers=1, progress=False,
+                edit=run.get("edit"),
+            )  # fmt: skip
             fresh = fresh.drop(columns="game_index")  # unrotated games are numbered by deal
             head = stored.iloc[: k * per_deal : per_deal].reset_index(drop=True)
         else:
@@ -57,6 +60,7 @@ def test_a_stored_table_matches_a_fresh_simulation_of_its_first_games(path: Path
                 rotate_seats=run["rotate_seats"],
                 workers=1,
                 progress=False,
+                edit=run.get("edit"),  # an arm of card worth: its deals edited
             )
             head = stored.iloc[: k * per_deal].reset_index(drop=True)
         cols = [c for c in head.columns if c in fresh.columns and c != "gamelib_version"]

@@ -269,6 +269,10 @@ def test_the_findings_are_rendered_from_the_table() -> None:
         "out of line above the average card: none; below: none; in line: 1 of 1 colours;"
     )
     assert "violet" in worth_text(_table([(2, "undecided", 0.0, -0.01, 0.01, 50)], "colour"), CFG)
+    patterns = _table([(12, "undecided", 0.0, -0.01, 0.01, 50)], "pattern")  # 18 of them
+    assert worth_text(patterns, CFG).endswith(
+        "undecided: 12 (+0.000 [-0.010, +0.010]) — decided on at most 50 deals"
+    )
     fixed, changes = amended(CFG, t)
     assert change_text(changes) == "value 0: 0 → 1 amulets; value 2: 4 → 3 amulets"
     assert fixed.amulets[0] == 1 and fixed.amulets[2] == 3 and fixed.amulets[1] == CFG.amulets[1]

@@ -360,7 +360,7 @@ def _names(table: pd.DataFrame, rows: pd.DataFrame, config: Any) -> str:
     out = []
     for _, r in rows.iterrows():
         card = int(r["card"])
-        label = str(card) if kind == "value" else COLOURS[card]
+        label = COLOURS[card] if kind == "colour" else str(card)
         out.append(f"{label} ({r['estimate']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}])")
     return ", ".join(out) if out else "none"
 
