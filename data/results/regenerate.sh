@@ -136,3 +136,15 @@ $G tune deck_the_yard --space plugs=4..12 characters=2..10 events=0..5 broken=0.
 $G worth gargon --setup 4p --cards --players "ismcts:100+greedy*3" --margin 0.03 \
   --max-deals 4000 --max-minutes 30 --workers 1 --seed 47 --no-progress \
   --table $OUT/worth-gargon-ismcts.parquet
+# notebook 07 at its committed parameters: the greedy tables (values, the colour null, the values
+# again on the next seed's fresh deals) and Deck the Yard's patterns, stored so the notebook
+# decides them from the files (compiled, about a minute on 2 cores)
+for cards in value colour; do
+  suffix=$([ $cards = colour ] && echo -colours || true)
+  $G worth gargon --setup 4p --cards $cards --players greedy --margin 0.02 --max-deals 3000 \
+    --seed 47 --no-progress --table $OUT/worth-gargon-greedy$suffix.parquet
+done
+$G worth gargon --setup 4p --cards value --players greedy --margin 0.02 --max-deals 3000 \
+  --seed 48 --no-progress --table $OUT/worth-gargon-greedy-seed48.parquet
+$G worth deck_the_yard --cards pattern --players greedy:claim_characters --margin 0.02 \
+  --max-deals 6000 --seed 47 --no-progress --table $OUT/worth-deck-the-yard-patterns.parquet
