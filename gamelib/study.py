@@ -1160,10 +1160,8 @@ class Study:
             return None
 
         def settle() -> pd.DataFrame | None:
-            try:
-                with warnings.catch_warnings():
-                    warnings.filterwarnings("ignore", r"workers \d+: using", GamelibWarning)
-                    return go(deals, None, False, True)
+            try:  # held deals only: nothing is played, so no worker count to note
+                return go(deals, None, False, True)
             except NeedsPlay:
                 return None
 

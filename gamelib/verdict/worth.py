@@ -141,10 +141,15 @@ class Worth(Question):
         return -self.margin, self.margin
 
 
-def _card_name(kind: str, target: int) -> str:
+def _label(kind: str, card: int) -> str:
+    """A card as the findings name it: a colour by its name, a value or pattern by its number."""
     from gamelib.gargon.rules import COLOURS
 
-    return f"colour {COLOURS[target]}" if kind == "colour" else f"{kind} {target}"
+    return COLOURS[card] if kind == "colour" else str(card)
+
+
+def _card_name(kind: str, target: int) -> str:
+    return f"{kind} {_label(kind, target)}"
 
 
 def worth(
@@ -354,13 +359,12 @@ def format_worth(table: pd.DataFrame, config: Any) -> str:
 
 
 def _names(table: pd.DataFrame, rows: pd.DataFrame, config: Any) -> str:
-    from gamelib.gargon.rules import COLOURS
 
     kind = table.attrs.get("worth", {}).get("kind", "value")
     out = []
     for _, r in rows.iterrows():
         card = int(r["card"])
-        label = COLOURS[card] if kind == "colour" else str(card)
+        label = _label(kind, card)
         out.append(f"{label} ({r['estimate']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}])")
     return ", ".join(out) if out else "none"
 
@@ -375,10 +379,9 @@ def worth_text(table: pd.DataFrame, config: Any) -> str:
     above, below = fails[fails["estimate"] > 0], fails[fails["estimate"] <= 0]
     held = table[table["decision"] == "holds"]
     open_ = table[table["decision"] == "undecided"]
-    from gamelib.gargon.rules import COLOURS
 
     word = f"{kind}s"
-    named = [COLOURS[int(c)] if kind == "colour" else str(int(c)) for c in held["card"]]
+    named = [_label(kind, int(c)) for c in held["card"]]
     in_line = ", ".join(named) if 0 < len(held) < len(table) else ""
     parts = [
         f"out of line above the average card: {_names(table, above, config)}",
