@@ -314,8 +314,7 @@ def random_player(observation: Any, legal: Sequence[Move], rng: random.Random) -
     return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
 
 
-# The random player never looks at its observation, so the play loop may skip building one
-# (an observation of a hidden-information game is a copy of everything a seat may see).
+# it never looks at its observation, so the play loop may skip building one (a copy of all it sees)
 random_player.observes = False  # type: ignore[attr-defined]
 
 
@@ -365,6 +364,8 @@ class Game:
     edit_kinds: tuple[str, ...] = ()
     """With ``edit_deal``: the kinds of trade an edit names (``("value", "colour")``), the
     first the game's card table."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Its classes of moves in the rules' words (:class:`gamelib.restrict.Options`)."""
     play_revision: int = 0
     """Raised when the same players given the same seeds play different games (a change of a
     player's choices, such as the order it breaks ties in): it is part of every run's key, so a
@@ -387,6 +388,8 @@ class Game:
         """A player by name (``'random'``, ``'greedy'``, …) or a callable passed through."""
         if callable(spec):
             return spec
+        if "=" in spec and hasattr(self.options, "player"):  # restricted: gamelib.restrict
+            return self.options.player(self, spec)  # type: ignore[no-any-return]
         name, _, arg = spec.partition(":")
         if name not in self.players:
             raise ConfigError(
@@ -399,10 +402,8 @@ class Game:
                 f"resolved before play to a concrete player: gamelib.timed.resolve(config, "
                 f"{spec!r}) gives it (the command line resolves it for you)"
             )
-        if not arg:
-            return factory()
         try:
-            return factory(arg)
+            return factory(arg) if arg else factory()
         except TypeError:  # a player without options
             raise ConfigError(
                 f"the {self.name} player {name!r} takes no ':' option, got {spec!r}"

@@ -83,7 +83,9 @@ def engine_for(game: Game, players: Sequence[str | Player], engine: str = "auto"
     if engine == "python":
         return "python"
     core = compiled_core(game) if all(isinstance(p, str) for p in players) else None
-    missing = [p for p in players if core is None or not core.supports(p)]
+    missing = [  # a restricted player (gamelib.restrict) plays through the reference engine
+        p for p in players if core is None or "=" in str(p) or not core.supports(p)
+    ]
     if not missing:
         return "compiled"
     if engine == "compiled":

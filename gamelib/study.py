@@ -1,7 +1,7 @@
 """Studies for notebooks and scripts: parameters checked first, a plan with its time estimate
 stated before play, and the games taken from the study cache.
 
-*Why one file (about 1,400 lines):* the checks, the plan, the cost model, the budget and the
+*Why one file (about 1,550 lines):* the checks, the plan, the cost model, the budget and the
 declared study are the one room a notebook talks to; they read the same held deals and costs.
 
 A notebook's parameters cell is the single source of its values; the cell after it checks each
@@ -509,7 +509,8 @@ class Job:
     the outcome columns it reads, as ``simulate(columns=...)``; a stored study slimmed to them
     serves it; ``cached``: False for a run played outside the study cache — a search's, in its
     own folder — of which no tier holds a deal; ``edit``: each deal edited, as ``simulate``'s
-    ``edit`` — an arm of card worth)."""
+    ``edit`` — an arm of card worth; ``engine``: ``"python"`` for a run played through the
+    reference engine — an arm of option worth)."""
 
     label: str
     config: Any
@@ -519,6 +520,7 @@ class Job:
     columns: Sequence[str] | None = None
     cached: bool = True
     edit: Any = None
+    engine: str = "compiled"
 
     @property
     def per_deal(self) -> int:
@@ -528,8 +530,9 @@ class Job:
         """The run as a value on ``seed``: its provenance (:func:`gamelib.sim.run_spec`), which
         ``run_key`` names and ``run_fingerprint`` keys in every tier."""
         return run_spec(
-            self.config, self.players, self.deals, seed, self.rotate_seats, edit=self.edit
-        )
+            self.config, self.players, self.deals, seed, self.rotate_seats, self.engine,
+            edit=self.edit,
+        )  # fmt: skip
 
 
 class Computation(Protocol):
@@ -1394,6 +1397,52 @@ class Study:
                 max_minutes=minutes, held_only=held, tables=games,
             )  # fmt: skip
             self.answers.games[key] = {"worth": games["worth"]}
+            return table.assign(**tags, asked=deals)
+
+        self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))
+
+    def options(
+        self,
+        key: Any,
+        config: Any,
+        level: str | Sequence[str],
+        deals: int,
+        *,
+        options: Sequence[str] | None = None,
+        mode: str = "forbid",
+        margin: float = 0.02,
+        decisive: float = 0.1,
+        **tags: Any,
+    ) -> None:
+        """Ask what each class of moves is worth to its holder at ``level`` (a player, or a
+        line-up with the holder first), on at most ``deals`` deals played once unrestricted and
+        once per class with the holder forbidden it (``mode="always"``: forced to take it), as
+        :func:`gamelib.verdict.options.option_worth` — restricted play on the same deals,
+        decided with the study's error rates split over the claims."""
+        from gamelib.verdict.budget import need_columns
+        from gamelib.verdict.options import option_worth
+
+        lineup = config_lineup(config, level)
+        columns = need_columns(lineup, ["n_winners"])
+        game = game_of(config)
+        classes = list(game.options) if options is None else list(options)
+        holder = str(lineup[0])
+        arms = [list(lineup)] + [[f"{holder}:{mode}={c}", *lineup[1:]] for c in classes]
+        reads = [
+            Job(self._label(key), config, tuple(a), deals, True, columns, engine="python")
+            for a in arms
+        ]
+        key_doc = ["options", repr(config), lineup, classes, mode, margin, decisive]
+
+        def go(n: int, minutes: float | None, show: bool, held: bool = False) -> pd.DataFrame:
+            games: dict[str, list[pd.DataFrame]] = {}
+            table = option_worth(
+                config, level, classes, mode=mode, margin=margin, decisive=decisive,
+                alpha=self.alpha, beta=self.beta, max_deals=deals if minutes is not None else n,
+                seed=self.seed, workers=self.workers, executor=self.scheduler, progress=show,
+                cache=self.cache, max_minutes=minutes, held_only=held, tables=games,
+            )  # fmt: skip
+            self.answers.games[key] = {"options": games["options"]}
             return table.assign(**tags, asked=deals)
 
         self._ask(key, key_doc, reads, deals, go, self._settle(go, deals))

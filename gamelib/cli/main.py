@@ -143,13 +143,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     wor = sub.add_parser(
         "worth",
-        help="what each card is worth to its holder: the same deals with the card traded",
-        description="Plays every deal once per card, the holder's first card traded for it "
-        "wherever it was dealt, and decides each card's worth (the holder's share of the "
-        "points less the average card's) against ±margin: in line, out of line or undecided, "
-        "Bonferroni-corrected over the cards. See docs/guide/worth.md.",
+        help="what each card or option is worth to its holder: the same deals, one thing changed",
+        description="--cards: plays every deal once per card, the holder's first card traded "
+        "for it wherever it was dealt, and decides each card's worth (the holder's share of the "
+        "points less the average card's) against ±margin: in line, out of line or undecided. "
+        "--options: plays every deal with the holder as it is and forbidden (or, --always, "
+        "forced to take) each class of moves, and decides what the class is worth: dead, "
+        "decisive, or as good as playing well. Bonferroni-corrected over the rows. See "
+        "docs/guide/worth.md.",
     )
-    worth_games = [g for g in (listed or GAMES.values()) if g.edit_kinds]
+    worth_games = [g for g in (listed or GAMES.values()) if g.edit_kinds or g.options]
     _per_game(wor, "card worth in {game}", add_worth_flags, reached("worth"), worth_games)
 
     rep = sub.add_parser("replay", help="check every record in a .jsonl file move by move")

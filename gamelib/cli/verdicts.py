@@ -421,15 +421,37 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
     g.add_argument("--setup", default=None, help=f"one of: {', '.join(game.setups)}")
     kinds = game.edit_kinds
-    g.add_argument(
-        "--cards",
-        nargs="?",
-        const=kinds[0],
-        choices=kinds,
-        required=True,
-        help=f"the card table: one row per {kinds[0]} (default)"
-        + (f", or per {kinds[1]} as a null check" if len(kinds) > 1 else ""),
-    )
+    what = g.add_mutually_exclusive_group(required=True)
+    if kinds:
+        what.add_argument(
+            "--cards",
+            nargs="?",
+            const=kinds[0],
+            choices=kinds,
+            help=f"the card table: one row per {kinds[0]} (default)"
+            + (f", or per {kinds[1]} as a null check" if len(kinds) > 1 else ""),
+        )
+    if game.options:
+        what.add_argument(
+            "--options",
+            nargs="*",
+            metavar="CLASS",
+            help="the option table: one row per class of moves (default all: "
+            f"{', '.join(game.options)}), the holder forbidden it (dead? decisive?)",
+        )
+        g.add_argument(
+            "--always",
+            action="store_true",
+            help="with --options: the holder forced to take each class wherever it may (as "
+            "good as playing well, losing at most --margin?)",
+        )
+        g.add_argument(
+            "--decisive",
+            type=float,
+            default=0.1,
+            help="with --options: the share of the points lost above which a class is "
+            "decisive (0.1)",
+        )
     g.add_argument(
         "--players",
         default="greedy",
@@ -437,11 +459,16 @@ def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
         "holder first (ismcts:100+greedy*3); default greedy",
     )
     g.add_argument(
-        "--margin", type=float, default=0.01, help="δ on the holder's share of the points (0.01)"
+        "--margin",
+        type=float,
+        default=None,
+        help="δ on the holder's share of the points (cards 0.01, options 0.02)",
     )
-    g.add_argument("--alpha", type=float, default=0.05, help="false 'in line' rate (0.05)")
-    g.add_argument("--beta", type=float, default=0.05, help="false 'out of line' rate (0.05)")
-    g.add_argument("--max-deals", type=int, default=20_000, help="deal budget (20000)")
+    g.add_argument("--alpha", type=float, default=0.05, help="false 'holds' rate (0.05)")
+    g.add_argument("--beta", type=float, default=0.05, help="false 'fails' rate (0.05)")
+    g.add_argument(
+        "--max-deals", type=int, default=None, help="deal budget (cards 20000, options 5000)"
+    )
     _add_where_flags(g, resume=False)
     g.add_argument("--json", type=path_arg, default=None, help="write the rows as JSON")
     g.add_argument(
@@ -449,6 +476,42 @@ def add_worth_flags(g: argparse.ArgumentParser, game: Any) -> None:
     )
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(readers=add_config_flags(g, game.config_type, game.name), sweep=False)
+
+
+def _option_worth(args: argparse.Namespace, config: Any, level: Any) -> int:
+    """``gamelib worth GAME --options``: the option table (gamelib.verdict.options)."""
+    import json
+
+    from gamelib.verdict.options import format_options, option_rows, option_worth
+
+    mode = "always" if args.always else "forbid"
+    table = option_worth(
+        config, level, args.options or None, mode=mode, margin=args.margin,
+        decisive=args.decisive, alpha=args.alpha, beta=args.beta, max_deals=args.max_deals,
+        seed=args.seed, workers=args.workers, executor=args.scheduler, cache=args.cache,
+        max_minutes=args.max_minutes, progress=not args.no_progress, out=args.table,
+        _names={**FLAGS, "margin": "--margin", "max_deals": "--max-deals", "alpha": "--alpha",
+                "beta": "--beta", "options": "--options", "decisive": "--decisive",
+                "max_minutes": "--max-minutes", "out": "--table"},
+    )  # fmt: skip
+    info = table.attrs["options"]
+    claim = (
+        f"forced to take each class, as good as playing well within {args.margin:g}"
+        if mode == "always"
+        else f"forbidden each class: dead within ±{args.margin:g}, decisive above {args.decisive:g}"
+    )
+    print(
+        f"{args.game}: what each class of moves is worth to its holder "
+        f"({', '.join(info['lineup'])}), {claim}; {info['correction']}; seed {args.seed}"
+    )
+    print(format_options(table))
+    if args.json is not None:
+        rows = [{**r, "seed": args.seed} for r in option_rows(table)]
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"json: {args.json}")
+    if args.table is not None:
+        print(f"games: {args.table}")
+    return 0
 
 
 def cmd_worth(args: argparse.Namespace) -> int:
@@ -465,8 +528,15 @@ def cmd_worth(args: argparse.Namespace) -> int:
         check_output_path(args.json, "--json", ".json")
     if args.scheduler is not None:
         check_scheduler_address(args.scheduler, "--scheduler")
+    options = getattr(args, "options", None) is not None
+    if args.margin is None:
+        args.margin = 0.02 if options else 0.01
+    if args.max_deals is None:
+        args.max_deals = 5_000 if options else 20_000
     if not isinstance(args.max_deals, int) or args.max_deals < 1:
         raise CliError(f"--max-deals must be a whole number ≥ 1, got {args.max_deals}")
+    if options:
+        return _option_worth(args, config, levels[0])
     table = worth(
         config, levels[0], args.cards, margin=args.margin, alpha=args.alpha,
         beta=args.beta, max_deals=args.max_deals, seed=args.seed, workers=args.workers,

@@ -2,7 +2,7 @@
 
 from gamelib.core import Game
 from gamelib.deck_the_yard.belief import resample
-from gamelib.deck_the_yard.players import PLAYERS, GreedyPlayer
+from gamelib.deck_the_yard.players import OPTIONS, PLAYERS, GreedyPlayer
 from gamelib.deck_the_yard.rules import (
     BULB_COLOURS,
     DeckTheYardConfig,
@@ -30,6 +30,7 @@ DECK_THE_YARD = Game(
     new_state=new_state,
     state_from_start=state_from_start,
     players=PLAYERS,
+    options=OPTIONS,
     setups={"standard": DeckTheYardConfig()},
     kernel="gamelib.deck_the_yard.kernel",
     resample=resample,

@@ -52,6 +52,7 @@ from gamelib.deck_the_yard.rules import (
     PlayBulb,
     UsePlug,
 )
+from gamelib.restrict import Option, Options
 
 
 class GreedyPlayer:
@@ -68,8 +69,9 @@ class GreedyPlayer:
     ) -> Move:
         """One decision from what the player sees."""
         obs = observation
-        if isinstance(legal[0], UsePlug):
-            return UsePlug(self.spend(obs))
+        if isinstance(legal[0], UsePlug):  # its policy's choice when offered (a restricted
+            choice = UsePlug(self.spend(obs))  # player's kept moves may not hold it)
+            return choice if choice in legal else legal[0]
         strand = obs.strand
         slot = next((i for i, s in enumerate(strand) if s is None), len(strand))
         hand = list(obs.hand)
@@ -83,7 +85,7 @@ class GreedyPlayer:
             return max(bulbs, key=lambda m: self._support(m.colour, slot, matching, hand, strand))
         if PlayBubble() in legal:
             coloured = sum(1 for s in strand[:-1] if s is not None)
-            if coloured == len(strand) - 1 or obs.pile_left == 0:
+            if coloured == len(strand) - 1 or obs.pile_left == 0 or len(legal) == 1:
                 return PlayBubble()
         return self._discard(obs, legal, matching, slot)
 
@@ -197,6 +199,9 @@ class RolloutPlayer:
     """Flat Monte-Carlo over each legal decision, with greedy continuations (see the module
     docstring)."""
 
+    #: it looks ahead through its own later decisions, which a restriction cannot reach
+    searches = True
+
     def __init__(self, n_futures: int, policy: str = "claim_characters") -> None:
         if policy not in POLICIES:
             raise ConfigError(f"unknown plug policy {policy!r}; policies: {', '.join(POLICIES)}")
@@ -233,6 +238,9 @@ class RolloutPlayer:
 
 class OraclePlayer:
     """The cheating planner: sees the whole state, plans by beam search (module docstring)."""
+
+    #: it looks ahead through its own later decisions, which a restriction cannot reach
+    searches = True
 
     observes = "state"
     cheats = True
@@ -322,3 +330,43 @@ def oracle(arg: str | None = None) -> Player:
 
 
 PLAYERS = {"random": random_, "greedy": greedy, "rollout": rollout, "oracle": oracle}
+
+
+# --- the classes of moves a player can be restricted from or to (gamelib.restrict) ------------
+
+
+def _pending(view: Any) -> str | None:
+    """The kind of card the refill just drew and a plug may be spent on (None: none)."""
+    p = view.pending
+    return p if p is None or isinstance(p, str) else view.kind[p]
+
+
+def _plug_on(kind: str) -> Any:
+    def marks(view: Any, legal: Sequence[Move]) -> list[bool]:
+        on = _pending(view) == kind
+        return [on and isinstance(m, UsePlug) and m.use for m in legal]
+
+    return marks
+
+
+def _of(kind: type) -> Any:
+    def marks(view: Any, legal: Sequence[Move]) -> list[bool]:
+        return [isinstance(m, kind) for m in legal]
+
+    return marks
+
+
+#: Deck the Yard's classes of moves in the rules' words
+OPTIONS = Options(
+    {
+        "plug-event": Option("spending a plug on an event (a power outage)", _plug_on("event")),
+        "plug-character": Option(
+            "spending a plug on a character (to claim it)", _plug_on("character")
+        ),
+        "plug-broken": Option(
+            "spending a plug on a broken bulb (to cancel it)", _plug_on("broken")
+        ),
+        "bubble": Option("playing a bubble bulb", _of(PlayBubble)),
+        "discard": Option("discarding a card as the turn's action", _of(Discard)),
+    }
+)

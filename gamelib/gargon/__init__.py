@@ -2,7 +2,7 @@
 
 from gamelib.core import Game
 from gamelib.gargon.belief import resample
-from gamelib.gargon.players import PLAYERS, GreedyPlayer
+from gamelib.gargon.players import OPTIONS, PLAYERS, GreedyPlayer
 from gamelib.gargon.rules import (
     COLOURS,
     SETUPS,
@@ -33,6 +33,7 @@ GARGON = Game(
     new_state=new_state,
     state_from_start=state_from_start,
     players=PLAYERS,
+    options=OPTIONS,
     setups=SETUPS,
     kernel="gamelib.gargon.kernel",
     resample=resample,

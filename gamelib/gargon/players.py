@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from gamelib.core import ConfigError, Move, Player, random_player
 from gamelib.gargon.heuristics import BONUS_PER_CARD, FOLLOW_CHANCE, FUTURE_AMULETS, LOSS_COST
@@ -34,6 +35,7 @@ from gamelib.gargon.rules import (
     Play,
     Resolve,
 )
+from gamelib.restrict import Option, Options
 
 
 class GreedyPlayer:
@@ -158,3 +160,60 @@ def ismcts(spec: str | None = None) -> Player:
 
 
 PLAYERS = {"random": random_, "greedy": greedy, "ismcts": ismcts}
+
+
+# --- the classes of moves a player can be restricted from or to (gamelib.restrict) ------------
+
+
+def _leading(view: Any) -> bool:
+    """Whether the seat to decide leads the round (an observation or a whole state)."""
+    return bool(view.to_move == view.lead)
+
+
+def _on_table(view: Any) -> set[int]:
+    """The colours face down on the table this round."""
+    seen = getattr(view, "table_colours", None)
+    if seen is not None:
+        return {c for t in seen for c in t}
+    return {COLOUR_OF[c] for t in view.table for c in t}
+
+
+def _three(view: Any, legal: Sequence[Move]) -> list[bool]:
+    lead = _leading(view)
+    return [lead and isinstance(m, Play) and len(m.cards) == 3 for m in legal]
+
+
+def _three_colours(view: Any, legal: Sequence[Move]) -> list[bool]:
+    lead = _leading(view)
+    return [
+        lead and isinstance(m, Play) and len({COLOUR_OF[c] for c in m.cards}) == 3 for m in legal
+    ]
+
+
+def _pass(view: Any, legal: Sequence[Move]) -> list[bool]:
+    return [isinstance(m, Pass) for m in legal]
+
+
+def _draw_three(view: Any, legal: Sequence[Move]) -> list[bool | None]:
+    """Of the passes, those drawing three; a play is no pass (None: kept either way)."""
+    return [m.draws == 3 if isinstance(m, Pass) else None for m in legal]
+
+
+def _new_colour(view: Any, legal: Sequence[Move]) -> list[bool]:
+    if _leading(view):
+        return [False] * len(legal)
+    table = _on_table(view)
+    return [isinstance(m, Play) and any(COLOUR_OF[c] not in table for c in m.cards) for m in legal]
+
+
+#: Gargon's classes of moves in the rules' words; each ``code`` is the class's number in the
+#: compiled search (:func:`gamelib.gargon.search.restrict_options` marks the same moves)
+OPTIONS = Options(
+    {
+        "three": Option("leading three cards (shape 2:1 or 1:1:1)", _three, 1),
+        "three-colours": Option("leading three colours (shape 1:1:1)", _three_colours, 2),
+        "pass": Option("passing (and drawing 1–3 cards) instead of following", _pass, 3),
+        "draw-three": Option("drawing three cards when passing (not one or two)", _draw_three, 4),
+        "new-colour": Option("following with a colour not yet on the table", _new_colour, 5),
+    }
+)

@@ -74,6 +74,7 @@ count that takes that long here (the tables record the resolved name).
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Sequence
@@ -150,6 +151,7 @@ from gamelib.gargon.rules import (
 )
 from gamelib.jit_cache import guard, njit_borrowing
 from gamelib.kernel_rng import rng_below
+from gamelib.restrict import Option, keep
 
 IntArray = npt.NDArray[np.int64]
 
@@ -453,6 +455,67 @@ def evaluate(
 
 
 @njit(cache=True)
+def _of_class(t: Any, st: Any, code: int, cls: int, leading: bool, table: int) -> int:
+    """Whether decision ``code`` of a play-out is of class ``cls`` (1) or not (0), or -1 when
+    the class does not compete with it (a play, for how many cards a pass draws) — the
+    ``code`` of :data:`gamelib.gargon.players.OPTIONS`: 1 leading three cards, 2 leading three
+    colours, 3 passing, 4 drawing three when passing, 5 following with a colour not on the
+    table, whose colours are the bits of ``table``."""
+    if cls == 3:
+        return int(code < 0)
+    if cls == 4:
+        return int(code == -4) if code < 0 else -1
+    if code < 0:
+        return 0
+    n_cards, colours, fresh = 0, 0, False
+    while code:
+        c = (code & 127) - 1
+        code >>= 7
+        n_cards += 1
+        colours |= 1 << t.colour_of[c]
+        fresh = fresh or not (table >> t.colour_of[c]) & 1
+    if cls == 1:
+        return int(leading and n_cards == 3)
+    if cls == 2:
+        two_or_more = colours & (colours - 1)  # the colours but the lowest
+        return int(leading and n_cards == 3 and (two_or_more & (two_or_more - 1)) != 0)
+    return int((not leading) and fresh)
+
+
+@njit(cache=True)
+def restrict_options(t: Any, st: Any, work: Any, n: int, cls: int, always: bool) -> int:
+    """Keep in ``work[:n]``, in order, the decisions a seat restricted by class ``cls`` may
+    take (``always``: the class's; else all but the class's; and those the class does not
+    compete with) and return how many; all
+    ``n`` stay when that would leave none (:mod:`gamelib.restrict`, whose reference marks —
+    ``gamelib.gargon.players.OPTIONS`` — the player checks these against at every root)."""
+    if cls == 0 or n <= 1 or st[PHASE] != PLAY:
+        return n
+    leading = st[TO_MOVE] == st[LEAD]
+    table = 0
+    if cls == 5:
+        for c in range(N_CARDS):
+            loc = st[O_LOC + c]
+            if L_TABLE <= loc < L_CAPTURED:
+                table |= 1 << t.colour_of[c]
+    want = 1 if always else 0
+    kept = 0
+    for k in range(n):
+        r = _of_class(t, st, work[k], cls, leading, table)
+        if r < 0 or r == want:
+            kept += 1
+    if kept == 0 or kept == n:
+        return n
+    j = 0
+    for k in range(n):
+        r = _of_class(t, st, work[k], cls, leading, table)
+        if r < 0 or r == want:
+            work[j] = work[k]
+            j += 1
+    return j
+
+
+@njit(cache=True)
 def search(
     t: Any,
     base: Any,
@@ -469,6 +532,9 @@ def search(
     stop_early: bool = False,
     cutoff: int = 0,
     profile: Any = None,
+    mask_seat: int = -1,
+    mask_class: int = 0,
+    mask_always: bool = False,
 ) -> Any:
     """SO-ISMCTS from the template (see the module docstring): ``n_iter`` iterations, UCB1
     constant ``c_explore``, playouts by ``playout`` (``RANDOM`` or ``GREEDY``), one SplitMix64
@@ -479,7 +545,9 @@ def search(
     partial ones); ``cutoff`` > 0 ends each playout once ``cutoff`` rounds have ended since its
     leaf and backs up :func:`evaluate`'s win shares of that position instead of a finished
     game's (0: play to the end); ``profile``, an int64 array of :data:`PROFILE` length (or
-    None), receives the CPU cycles spent in each stage of the iterations. Returns
+    None), receives the CPU cycles spent in each stage of the iterations; ``mask_class`` > 0
+    restricts seat ``mask_seat``'s decisions everywhere in the tree and the playouts
+    (:func:`restrict_options`; ``mask_always``: to the class, else from it). Returns
     ``(decision, options, visits, wins)``: the chosen decision and, per root option in the
     legal order, its visits and summed win shares."""
     n_players = t.params[P_N]
@@ -527,6 +595,8 @@ def search(
         expanded = False
         while st[PHASE] != OVER and not expanded:
             n = legal(t, st, work)
+            if mask_class and st[TO_MOVE] == mask_seat:
+                n = restrict_options(t, st, work, n, mask_class, mask_always)
             if n == 1:
                 apply(t, st, work[0])
                 continue
@@ -585,6 +655,8 @@ def search(
         last_round = st[ROUNDS] + cutoff if cutoff > 0 else N_CARDS + 1
         while st[PHASE] != OVER and st[ROUNDS] < last_round:
             n = legal(t, st, work)
+            if mask_class and st[TO_MOVE] == mask_seat:
+                n = restrict_options(t, st, work, n, mask_class, mask_always)
             if n == 1:
                 d = work[0]
             elif playout == RANDOM:
@@ -630,6 +702,8 @@ def search(
     # public colours decide them)
     determinize(base, pool, pool_start, slot_loc, slot_pos, slot_start, rs, st, scratch)
     n = legal(t, st, work)
+    if mask_class and st[TO_MOVE] == mask_seat:
+        n = restrict_options(t, st, work, n, mask_class, mask_always)
     head = (np.int64(0) << _EDGE_SHIFT) | (st[PHASE] << 3) | st[TO_MOVE]
     options = work[:n].copy()
     visits = np.zeros(n, np.int64)
@@ -666,16 +740,28 @@ class IsmctsPlayer:
         self.c = c
         self.widen = widen  # False: no progressive widening (not in the spec; for measuring)
         self.cutoff = cutoff
+        self.mask: tuple[Option, str] | None = None
         self.__name__ = (
             f"ismcts:{iterations}:{playout}:{c:g}"
             + (f":cut:{cutoff}" if cutoff else "")
             + ("" if widen else ":flat")
         )
 
+    def restricted(self, option: Option, mode: str, name: str) -> IsmctsPlayer:
+        """This search restricted (:mod:`gamelib.restrict`) at its seat's decisions in the tree
+        and the playouts (the class's ``code``), named ``name``."""
+        out = copy.copy(self)
+        out.mask, out.__name__ = (option, mode), name
+        return out
+
     def __call__(
         self, observation: GargonObservation, legal: Sequence[Move], rng: random.Random
     ) -> Move:
-        """Search from this seat's observation; returns one of ``legal``."""
+        """Search from this seat's observation; returns one of ``legal`` (restricted: one of
+        the moves the restriction keeps; the kernel's options must be those same moves)."""
+        if self.mask is not None and len(legal) > 1:
+            kept = keep(*self.mask, observation, legal)
+            legal = legal if len(kept) == len(legal) else [legal[k] for k in kept]
         if len(legal) == 1:
             return legal[0]
         decision, options, _, _ = self.search(observation, rng.getrandbits(63), stop_early=True)
@@ -694,6 +780,7 @@ class IsmctsPlayer:
         ``profile``: an int64 array that receives the cycles per stage, see :func:`search`)."""
         t: KernelTables = tables(obs.config)
         tp = template(obs)
+        option, mode = self.mask if self.mask is not None else (None, "forbid")
         return search(  # type: ignore[no-any-return]
             t,
             *tp,
@@ -705,6 +792,9 @@ class IsmctsPlayer:
             stop_early,
             self.cutoff,
             profile,
+            int(obs.seat),
+            0 if option is None else option.code,
+            mode == "always",
         )
 
 

@@ -1,7 +1,7 @@
 """Garner: a two-player abstract card game on a grid of stacks (Michael Amundsen, 2021)."""
 
 from gamelib.core import Game, random_player
-from gamelib.garner.players import PLAYERS, CautiousPlayer, GreedyPlayer
+from gamelib.garner.players import OPTIONS, PLAYERS, CautiousPlayer, GreedyPlayer
 from gamelib.garner.rules import (
     SETUPS,
     Card,
@@ -25,6 +25,7 @@ GARNER = Game(
     new_state=new_state,
     state_from_start=state_from_start,
     players=PLAYERS,
+    options=OPTIONS,
     setups=SETUPS,
     kernel="gamelib.garner.kernel_players",
     # 1: greedy and cautious walk the sites next to a suit in site order (before: a Python

@@ -58,6 +58,9 @@ def _whole(text: str, what: str, spec: str) -> int:
 class SolverPlayer:
     """``mcts:N`` that switches to exact play at ``cards`` cards left (see the module)."""
 
+    #: it looks ahead through its own later decisions, which a restriction cannot reach
+    searches = True
+
     def __init__(self, mcts: MCTSPlayer, cards: int, max_nodes: int, name: str = "solver") -> None:
         self.mcts = mcts
         self.cards = cards

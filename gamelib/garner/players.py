@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gamelib.core import ConfigError, Move, Player, random_player
 from gamelib.garner.heuristics import DECIDED_SUIT_FACTOR
@@ -33,11 +34,13 @@ from gamelib.garner.rules import (
     LEAVE,
     LIFT,
     PLACE,
+    Collect,
     GarnerState,
     Lift,
     Place,
     Site,
 )
+from gamelib.restrict import Option, Options
 
 
 def suit_values(state: GarnerState, seat: int) -> list[float]:
@@ -416,3 +419,58 @@ PLAYERS = {
     "mcts": mcts,
     "solver": solver,
 }
+
+
+# --- the classes of moves a player can be restricted from or to (gamelib.restrict) ------------
+
+
+def _not_largest(kind: type) -> Any:
+    def marks(view: Any, legal: Sequence[Move]) -> list[bool]:
+        sizes = [len(m.sites) if isinstance(m, kind) else 0 for m in legal]  # type: ignore[attr-defined]
+        top = max(sizes, default=0)
+        return [isinstance(m, kind) and n < top for m, n in zip(legal, sizes, strict=True)]
+
+    return marks
+
+
+def _origin(view: Any) -> tuple[int, int]:
+    """The row and column the next lifted card came from."""
+    r, c = divmod(int(view.lifted[0][0]), int(view.config.cols))
+    return r, c
+
+
+def _stay(view: Any, legal: Sequence[Move]) -> list[bool]:
+    if not legal or not isinstance(legal[0], Place):
+        return [False] * len(legal)
+    origin = view.lifted[0][0]
+    return [isinstance(m, Place) and m.site == origin for m in legal]
+
+
+def _line(view: Any, legal: Sequence[Move]) -> list[bool]:
+    if not legal or not isinstance(legal[0], Place):
+        return [False] * len(legal)
+    r0, c0 = _origin(view)
+    out = []
+    for m in legal:
+        r, c = divmod(m.site, view.config.cols)  # type: ignore[attr-defined]
+        out.append((r, c) != (r0, c0) and (r == r0 or c == c0 or abs(r - r0) == abs(c - c0)))
+    return out
+
+
+#: Garner's classes of moves in the rules' words
+OPTIONS = Options(
+    {
+        "lift-small": Option(
+            "lifting a number group that is not the largest one offered", _not_largest(Lift)
+        ),
+        "collect-small": Option(
+            "collecting a suit group that is not the largest one offered", _not_largest(Collect)
+        ),
+        "stay": Option("putting a lifted card back on its own site", _stay),
+        "line": Option(
+            "distributing a card in a straight line or diagonally (to another site on its row, "
+            "column or diagonal)",
+            _line,
+        ),
+    }
+)

@@ -679,6 +679,9 @@ class MCTSPlayer:
     searches for that lift's placements run their greedy playouts with the lift's plan, as the
     tree does below a lift it chose itself."""
 
+    #: it looks ahead through its own later decisions, which a restriction cannot reach
+    searches = True
+
     def __init__(self, settings: MCTSSettings, name: str = "mcts") -> None:
         self.settings = settings
         self.__name__ = name

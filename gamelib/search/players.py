@@ -10,14 +10,16 @@ its fast path under the same name — and always as ``generic:<spec>`` (``generi
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamelib.core import ConfigError, Game, Move, Player, State
+from gamelib.restrict import Option, keep
 from gamelib.search.rollout import rollout_values
-from gamelib.search.tree import Determinize, Reward, outcome_points, search
+from gamelib.search.tree import Determinize, Mask, Reward, outcome_points, search
 
 __all__ = [
     "DEFAULT_C",
@@ -92,6 +94,20 @@ class MctsPlayer(_SearchPlayer):
         self.c = c
         self.reward = reward
         self.expand = expand
+        self.mask: Mask | None = None
+
+    def restricted(self, option: Option, mode: str, name: str) -> MctsPlayer:
+        """This search restricted (:mod:`gamelib.restrict`) at its own decisions in the tree and
+        its playouts, named ``name``."""
+        out = copy.copy(self)
+        out.mask, out.__name__ = (option, mode), name
+        return out
+
+    def __call__(self, observation: Any, legal: Sequence[Move], rng: random.Random) -> Move:
+        if self.mask is not None and len(legal) > 1:
+            kept = keep(*self.mask, observation, legal)
+            legal = legal if len(kept) == len(legal) else [legal[k] for k in kept]
+        return super().__call__(observation, legal, rng)
 
     def choose(
         self, observation: Any, legal: Sequence[Move], seat: int, rng: random.Random
@@ -108,6 +124,7 @@ class MctsPlayer(_SearchPlayer):
             uct,
             self.reward,
             self.expand,
+            self.mask,
         )
         return move
 
@@ -118,7 +135,9 @@ class IsmctsPlayer(MctsPlayer):
 
 class RolloutPlayer(_SearchPlayer):
     """``rollout:N[:POLICY]``: flat Monte-Carlo, N futures a move continued by POLICY
-    (:mod:`gamelib.search.rollout`)."""
+    (:mod:`gamelib.search.rollout`); its futures are its POLICY's, so it takes no restriction."""
+
+    searches = True
 
     def __init__(self, name: str, futures: int, policy: Player, determinize: Determinize) -> None:
         super().__init__(name, futures, determinize)

@@ -30,13 +30,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamelib.core import Move, Outcome, State
+from gamelib.restrict import Option, keep
 
-__all__ = ["Determinize", "Reward", "points", "search"]
+__all__ = ["Determinize", "Mask", "Reward", "points", "search"]
 
 #: an observation and an rng -> a whole state to search (the position itself, or a resampling)
 Determinize = Callable[[Any, random.Random], State]
 #: a finished playout -> each seat's reward in [0, 1]
 Reward = Callable[[State], Sequence[float]]
+#: a restriction of the searching seat's moves: a class of moves and ``"forbid"``/``"always"``
+Mask = tuple[Option, str]
 
 
 def points(outcome: Outcome, n: int) -> list[float]:
@@ -67,11 +70,20 @@ def outcome_points(state: State) -> list[float]:
     return points(state.outcome(), state.n_players)
 
 
-def play_out(state: State, rng: random.Random) -> None:
-    """Uniform random play to the end (a forced move draws no number)."""
+def play_out(state: State, rng: random.Random, mask: Mask | None = None, seat: int = -1) -> None:
+    """Uniform random play to the end (a forced move draws no number); ``mask`` restricts
+    ``seat``'s moves (:mod:`gamelib.restrict`)."""
     while not state.is_over():
-        legal = state.legal_moves()
+        legal: Sequence[Move] = state.legal_moves()
+        if mask is not None and len(legal) > 1 and state.current_player() == seat:
+            legal = _masked(mask, state, legal)
         state.apply(legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))])
+
+
+def _masked(mask: Mask, state: Any, legal: Sequence[Move]) -> Sequence[Move]:
+    """The moves a restricted seat may take here (all of them if the class leaves none)."""
+    kept = keep(mask[0], mask[1], state, legal)
+    return legal if len(kept) == len(legal) else [legal[k] for k in kept]
 
 
 def search(
@@ -85,6 +97,7 @@ def search(
     uct: bool = False,
     reward: Reward = outcome_points,
     expand: str = "random",
+    mask: Mask | None = None,
 ) -> tuple[Move, list[tuple[Move, int, float]]]:
     """``iterations`` iterations of SO-ISMCTS for ``seat`` at ``observation`` (``uct``: the
     determinization is the position itself, and UCB's ``n`` the parent's visits, as UCT);
@@ -92,7 +105,9 @@ def search(
     reward)``. ``reward``: each seat's reward of a finished playout (default its points);
     ``expand``: which untried option a node adds, ``"random"`` (the textbook's) or ``"first"``
     (in legal order) — the two options exist so the generic search can be checked against a
-    compiled one that makes the other choice or shapes its reward (``bench/search_crosscheck``)."""
+    compiled one that makes the other choice or shapes its reward (``bench/search_crosscheck``);
+    ``mask``: a restriction (:mod:`gamelib.restrict`) of ``seat``'s own moves at every decision
+    of the tree and the playouts — ``legal`` is then the moves it keeps at the root."""
     if expand not in ("random", "first"):
         raise ValueError(f"expand must be 'random' or 'first', got {expand!r}")
     first = expand == "first"
@@ -102,11 +117,16 @@ def search(
         node = root
         path: list[_Node] = []
         while not state.is_over():
-            options = state.legal_moves()
+            options: Sequence[Move] = state.legal_moves()
             if len(options) == 1:
                 state.apply(options[0])
                 continue
             actor = state.current_player()
+            if mask is not None and actor == seat:
+                options = _masked(mask, state, options)
+                if len(options) == 1:
+                    state.apply(options[0])
+                    continue
             untried: list[Move] = []
             best: _Node | None = None
             best_move: Move = None
@@ -133,7 +153,7 @@ def search(
             state.apply(best_move)
             node = best
             path.append(node)
-        play_out(state, rng)
+        play_out(state, rng, mask, seat)
         result = reward(state)
         root.visits += 1
         for nd in path:

@@ -184,6 +184,7 @@ class Run:
         self.config, self.seats, self.rotate, self.seed = config, seats, rotate, seed
         self.hands = False  # every rotation of a deal's hands: verdict(rotate_deals=True)
         self.edit: Any = None  # a deal edit (simulate's edit): the arms of card worth
+        self.engine = "auto"  # "python": the reference engine even for compiled players
         self.cap = cap
         self.parts: dict[int, tuple[int, pd.DataFrame]] = {}
         self.store: PartStore | None = None
@@ -196,8 +197,8 @@ class Run:
     def spec(self, n: int) -> dict[str, Any]:
         """The run's provenance for its first ``n`` deals."""
         return run_spec(
-            self.config, self.seats, n, self.seed, self.rotate, rotate_deals=self.hands,
-            edit=self.edit,
+            self.config, self.seats, n, self.seed, self.rotate,
+            "python" if self.engine == "python" else "compiled", self.hands, self.edit,
         )  # fmt: skip
 
     def attach(self, folder: Path, what: str) -> None:
@@ -718,6 +719,7 @@ def _play(run: Run, upto: int, where: Place) -> None:
             run.rotate,
             rotate_deals=run.hands,
             edit=run.edit,
+            engine=run.engine,
         )
         for x, y in spans
     )

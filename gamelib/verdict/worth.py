@@ -55,6 +55,7 @@ __all__ = [
     "format_worth",
     "holder_share",
     "observed_worth",
+    "store_arms",
     "worth",
     "worth_rows",
     "worth_text",
@@ -234,7 +235,7 @@ def worth(
     if tables is not None:
         tables["worth"] = got[label]
     if out is not None:
-        _store(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
+        store_arms(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
     table = pd.DataFrame(rows, columns=COLUMNS)
     table.insert(0, "card", targets)
     table.attrs["worth"] = {
@@ -250,7 +251,7 @@ def worth(
     return table
 
 
-def _store(runs: Sequence[Run], upto: int, columns: Sequence[str], path: Path) -> None:
+def store_arms(runs: Sequence[Run], upto: int, columns: Sequence[str], path: Path) -> None:
     """Every arm's games of deals 0 … ``upto``−1, slimmed to ``columns``, one table with each
     run's provenance (a stored study of many runs, as :func:`gamelib.sim.save` writes)."""
     from gamelib.sim import combine, save, slim
