@@ -160,7 +160,8 @@ def option_worth(
     ``seed``, ``workers``, ``executor``, ``cache``, ``max_minutes``, ``held_only``, ``tables``
     (key ``"options"``) and ``out`` work as in :func:`gamelib.verdict.worth.worth`.  Returns one
     row per class: ``option``, ``words`` (the rules' words), the verdict columns of its first
-    claim (dead, or as-good) and, in forbid mode, ``decisive`` (that claim's decision)."""
+    claim (dead, or as-good) and, in forbid mode, ``decisive`` (that claim's decision); the
+    estimate, bounds and deals are those of the claim decided last."""
     name = Names(_names)
     game = game_of(config)
     if out is not None:
@@ -227,7 +228,13 @@ def option_worth(
     step = 2 if mode == "forbid" else 1
     table = frame.iloc[::step].reset_index(drop=True)
     if mode == "forbid":
-        table["decisive"] = frame["decision"].iloc[1::2].to_numpy()
+        # both claims read the same stream at the same level: the row's estimate and bounds
+        # are those of the claim decided last, on the most deals (the row's answer took them)
+        later = frame.iloc[1::2].reset_index(drop=True)
+        longer = later["deals"] > table["deals"]
+        for col in ("estimate", "lo", "hi", "deals", "games"):
+            table[col] = table[col].where(~longer, later[col])
+        table["decisive"] = later["decision"].to_numpy()
         table["decisive_margin"] = decisive
     table.insert(0, "words", [game.options[c].words for c in classes])
     table.insert(0, "option", classes)
