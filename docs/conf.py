@@ -119,6 +119,7 @@ nitpick_ignore = [
     ("py:class", "FloatArray"),
     ("py:class", "CardId"),
     ("py:class", "Site"),
+    ("py:class", "Move"),  # gamelib.core's Move = Hashable, as a NamedTuple field names it
     # gamelib.verdict.compare's docstring names the COLUMNS it imports from gamelib.verdict.run,
     # whose entry is there (a one-word fix, ``~gamelib.verdict.run.COLUMNS``, for the verdict
     # branch; not edited here while gamelib/verdict/ is being changed in parallel)

@@ -3,7 +3,7 @@ legal move (``greedy:forbid=pass``), or always takes it wherever it may (``greed
 
 Restricted play measures what an option is worth as what a player loses when it is forbidden
 (Jaffe, Miller, Andersen, Liu, Karlin and Popović 2012, "Evaluating competitive game balance
-with restricted play", AIIDE): :func:`gamelib.verdict.worth.option_worth` plays the same deals
+with restricted play", AIIDE): :func:`gamelib.verdict.options.option_worth` plays the same deals
 with and without the restriction and decides the difference with error rates.
 
 A game names its classes of moves in the rules' words (``Game.options``, an :class:`Options`

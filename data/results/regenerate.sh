@@ -148,3 +148,17 @@ $G worth gargon --setup 4p --cards value --players greedy --margin 0.02 --max-de
   --seed 48 --no-progress --table $OUT/worth-gargon-greedy-seed48.parquet
 $G worth deck_the_yard --cards pattern --players greedy:claim_characters --margin 0.02 \
   --max-deals 6000 --seed 47 --no-progress --table $OUT/worth-deck-the-yard-patterns.parquet
+# notebook 07: option worth (restricted play) — each game's classes of moves forbidden to a
+# greedy holder (Gargon also at the search level, and forced: always drawing three on a pass),
+# every arm through the reference engine, stored so the notebook decides them from the files
+$G worth gargon --setup 4p --options --players greedy --margin 0.03 --decisive 0.1 \
+  --max-deals 2000 --seed 47 --no-progress --table $OUT/options-gargon-greedy.parquet
+$G worth gargon --setup 4p --options draw-three --always --players greedy --margin 0.03 \
+  --max-deals 2000 --seed 47 --no-progress --table $OUT/options-gargon-greedy-always.parquet
+$G worth gargon --setup 4p --options --players "ismcts:100+greedy*3" --margin 0.03 \
+  --decisive 0.1 --max-deals 300 --seed 47 --no-progress --table $OUT/options-gargon-ismcts.parquet
+$G worth garner --setup standard --options --players greedy --margin 0.03 --decisive 0.1 \
+  --max-deals 2000 --seed 47 --no-progress --table $OUT/options-garner-greedy.parquet
+$G worth deck_the_yard --options --players greedy:claim_characters --margin 0.03 \
+  --decisive 0.1 --max-deals 4000 --seed 47 --no-progress \
+  --table $OUT/options-deck-the-yard.parquet
