@@ -149,6 +149,7 @@ def report(
     command: str | None = None,
     worth_deals: int | None = None,
     worth_margin: float = 0.02,
+    option_deals: int | None = None,
     _names: dict[str, str] | None = None,
 ) -> Path:
     """Decide the verdicts (as :func:`gamelib.verdict.verdict`, same arguments) and write the
@@ -157,7 +158,10 @@ def report(
     the seed, the rules and ``command``, the command line that reproduces the report.
     ``worth_deals``: also a card worth section (:func:`gamelib.verdict.worth.worth` at the
     strongest level, its game's card table, within ±``worth_margin``, on at most that many
-    deals), for a game whose cards can be traded.  Returns the path written."""
+    deals), for a game whose cards can be traded.  ``option_deals``: also an option worth
+    section (:func:`gamelib.verdict.options.option_worth`: each class of moves forbidden to the
+    strongest level that can be restricted — a stronger one that cannot is named with why —
+    on at most that many deals).  Returns the path written."""
     import nbformat
     import papermill
     from nbconvert import HTMLExporter
@@ -194,6 +198,10 @@ def report(
             beta=beta, max_deals=worth_deals, seed=seed, workers=workers, executor=executor,
             cache=cache, progress=progress,
         )  # fmt: skip
+    options_doc = None
+    if option_deals is not None:
+        options_doc = _option_section(config, levels, option_deals, alpha, beta, seed, workers,
+                                      executor, cache, progress)  # fmt: skip
     asked = questions if questions is not None else []
     with tempfile.TemporaryDirectory(prefix="gamelib-report-") as tmp:
         scratch = Path(tmp)
@@ -202,6 +210,9 @@ def report(
             rows = json.loads(worth_table.to_json(orient="records"))
             doc = {"rows": rows, "run": worth_table.attrs["worth"]}
             (scratch / "results" / "worth.json").write_text(json.dumps(doc), encoding="utf-8")
+        if options_doc is not None:
+            text = json.dumps(options_doc)
+            (scratch / "results" / "options.json").write_text(text, encoding="utf-8")
         params = {
             "GAME": game.name,
             "CONFIG": config_to_json(config),
@@ -238,3 +249,39 @@ def report(
     tmp_out.write_text(html, encoding="utf-8")
     tmp_out.replace(path)
     return path
+
+
+def _option_section(
+    config: Any,
+    levels: Sequence[Any],
+    deals: int,
+    alpha: float,
+    beta: float,
+    seed: int,
+    workers: int | None,
+    executor: Any,
+    cache: bool | str | os.PathLike[str],
+    progress: bool,
+) -> dict[str, Any]:
+    """The report's option worth section: the table at the strongest level that can be
+    restricted, and why each stronger one cannot (its rows, run and those reasons)."""
+    from gamelib.verdict.options import option_worth
+
+    game = game_of(config)
+    if not game.options:
+        raise GamelibError(f"options: {game.name} names no classes of moves (no option worth)")
+    first = next(iter(game.options))
+    skipped: list[str] = []
+    for level in reversed(list(levels)):
+        try:
+            game.player(f"{player_name(level)}:forbid={first}")
+        except GamelibError as exc:
+            skipped.append(str(exc))
+            continue
+        table = option_worth(
+            config, player_name(level), alpha=alpha, beta=beta, max_deals=deals, seed=seed,
+            workers=workers, executor=executor, cache=cache, progress=progress,
+        )  # fmt: skip
+        rows = json.loads(table.to_json(orient="records"))
+        return {"rows": rows, "run": table.attrs["options"], "skipped": skipped}
+    raise GamelibError(f"options: no level can be restricted: {'; '.join(skipped)}")

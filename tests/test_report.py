@@ -123,3 +123,18 @@ def test_a_report_with_card_worth_shows_each_card_as_gamelib_worth_decides_it(tm
     # a game without cards to trade has no such flag; a bad value is one line
     assert main(["report", *flags, "--out", str(out), "--worth-deals", "0"]) == 2
     assert "--worth-deals must be a whole number ≥ 1" in capsys.readouterr().err
+
+
+def test_a_report_with_option_worth_leaves_out_a_search_that_cannot_be_restricted(tmp_path):
+    flags = ["garner", "--setup", "A", "--players", "random,mcts:20", "--seed", "3"]
+    flags += ["--max-games", "60", "--workers", "1", "--no-progress"]
+    out = tmp_path / "garner.html"
+    assert main(["report", *flags, "--out", str(out), "--option-deals", "30"]) == 0
+    assert main(["worth", "garner", "--setup", "A", "--options", "--players", "random",
+                 "--max-deals", "30", "--seed", "3", "--workers", "1", "--no-progress",
+                 "--json", str(tmp_path / "o.json")]) == 0  # fmt: skip
+    words = text_of(out.read_text(encoding="utf-8"))
+    assert "What each option is worth" in words and "(random, random)" in words
+    assert "Left out: 'mcts:20:forbid=lift-small': mcts:20 searches ahead" in words
+    for r in json.loads((tmp_path / "o.json").read_text()):  # the same rows as gamelib worth
+        assert f"{r['card']} {r['estimate']:+.4f} [{r['low']:+.4f}, {r['high']:+.4f}]" in words

@@ -119,6 +119,15 @@ def add_verdict_flags(g: argparse.ArgumentParser, game: Any, report: bool = Fals
             g.add_argument(
                 "--worth-margin", type=float, default=0.02, help="δ of card worth (0.02)"
             )
+        if game.options:
+            g.add_argument(
+                "--option-deals",
+                type=int,
+                default=None,
+                help="add an option worth section: each class of moves forbidden to the "
+                "strongest level that can be restricted, on at most this many deals "
+                "(docs/guide/worth.md)",
+            )
     else:
         g.add_argument("--json", type=path_arg, default=None, help="write the decisions as JSON")
         g.add_argument(
@@ -261,10 +270,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     margin = getattr(args, "worth_margin", 0.02)
     if not 0 < margin < 1:
         raise CliError(f"--worth-margin must lie between 0 and 1, got {margin:g}")
+    options = getattr(args, "option_deals", None)
+    if options is not None and options < 1:
+        raise CliError(f"--option-deals must be a whole number ≥ 1, got {options}")
     argv = list(args.argv) if getattr(args, "argv", None) is not None else sys.argv[1:]
     path = report(
         **call, out=args.out, command=shlex.join(["gamelib", *argv]), worth_deals=deals,
-        worth_margin=margin,
+        worth_margin=margin, option_deals=options,
     )  # fmt: skip
     print(f"report: {path}")
     return 0
