@@ -61,8 +61,8 @@ def _matrix() -> dict[str, dict[str, Any]]:
 #: every game's studies (its stored-tier-off run plays them all, about four minutes)
 TIERS = ["06-what-to-print"]
 #: every other notebook run at its committed parameters into an empty cache (but for the
-#: per-deal costs the matrix measured) with both cores busy: the outputs must be the committed
-#: ones, as nbval finds them on an idle machine (no clock cuts a committed answer)
+#: per-deal costs the matrix measured) with both cores busy (``_busy``): the outputs must be
+#: the committed ones, as nbval finds them on an idle machine (no clock cuts a committed answer)
 LOADED = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]*-*.ipynb") if p.stem not in TIERS)
 #: papermill runs at once: a run waits on its kernel's start and its messages part of the time,
 #: so three keep two cores busy (the loaded runs bring their own load)
@@ -117,8 +117,9 @@ def _papermill(
 
 @contextlib.contextmanager
 def _busy() -> Iterator[None]:
-    """Both cores kept busy by two spinning processes while the block runs."""
-    burn = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    """A spinning process beside the run while the block runs: with ``AT_ONCE`` runs at once,
+    three spin beside three notebooks, so both cores are busy throughout."""
+    burn = [subprocess.Popen([sys.executable, "-c", "while True: pass"])]
     try:
         yield
     finally:

@@ -194,8 +194,8 @@ def test_a_class_never_legal_comes_out_dead_on_identical_games() -> None:
 
     tables: dict[str, Any] = {}
     config = GARGON.config("3p", allow_three_colours=False)
-    table = option_worth(config, "greedy", ["three-colours"], margin=0.05, max_deals=600,
-                         workers=1, progress=False, seed=5, tables=tables)  # fmt: skip
+    ask = {"margin": 0.1, "decisive": 0.3, "max_deals": 600, "workers": 1, "seed": 5}
+    table = option_worth(config, "greedy", ["three-colours"], progress=False, tables=tables, **ask)
     row = table.iloc[0]
     assert row["decision"] == "holds" and row["estimate"] == 0.0, row.to_dict()
     base, arm = tables["options"]
