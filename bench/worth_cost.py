@@ -202,7 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.search:
         row = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), **search_row(args.minutes)}
         RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "worth.json").write_text(json.dumps(row, indent=2) + "\n")
+        path = RESULTS / "worth.json"
+        stored = json.loads(path.read_text()) if path.exists() else {}
+        calibration_kept = {k: v for k, v in stored.items() if k == "calibration"}
+        path.write_text(json.dumps({**row, **calibration_kept}, indent=2) + "\n")
         show_search(row)
         return 0
     heuristic_row()

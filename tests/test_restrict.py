@@ -44,6 +44,7 @@ def _without_names(table: pd.DataFrame) -> pd.DataFrame:
         ),
         (GARNER.config("A", must_move="all"), "greedy:forbid=stay", "greedy"),
         (GARNER.config("A", must_move="all"), "generic:mcts:12:forbid=stay", "generic:mcts:12"),
+        (GARNER.config("standard"), "greedy:forbid=collect-half", "greedy"),  # no half suit
     ],
 )
 def test_a_class_the_player_never_meets_gives_byte_identical_games(
@@ -89,6 +90,7 @@ def _decisions(
         ("gargon", "draw-three", "ismcts:20"),
         ("garner", "lift-small", "greedy"),
         ("garner", "line", "random"),
+        ("garner", "collect-half", "greedy"),
         ("deck_the_yard", "plug-character", "greedy"),
         ("deck_the_yard", "discard", "random"),
     ],
@@ -99,7 +101,7 @@ def test_a_restricted_player_keeps_to_its_restriction(
 ) -> None:
     game = get_game(name)
     option = game.options[cls]
-    config = game.config()
+    config = game.config("C" if cls == "collect-half" else None)  # C has the half suit
     n = getattr(config, "n_players", 1 if name == "deck_the_yard" else 2)
     met = [0]
 

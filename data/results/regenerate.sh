@@ -141,10 +141,10 @@ $G worth gargon --setup 4p --cards --players "ismcts:100+greedy*3" --margin 0.03
 # decides them from the files (compiled, about a minute on 2 cores)
 for cards in value colour; do
   suffix=$([ $cards = colour ] && echo -colours || true)
-  $G worth gargon --setup 4p --cards $cards --players greedy --margin 0.02 --max-deals 3000 \
+  $G worth gargon --setup 4p --cards $cards --players greedy --margin 0.01 --max-deals 3000 \
     --seed 47 --no-progress --table $OUT/worth-gargon-greedy$suffix.parquet
 done
-$G worth gargon --setup 4p --cards value --players greedy --margin 0.02 --max-deals 3000 \
+$G worth gargon --setup 4p --cards value --players greedy --margin 0.01 --max-deals 3000 \
   --seed 48 --no-progress --table $OUT/worth-gargon-greedy-seed48.parquet
 $G worth deck_the_yard --cards pattern --players greedy:claim_characters --margin 0.02 \
   --max-deals 6000 --seed 47 --no-progress --table $OUT/worth-deck-the-yard-patterns.parquet
@@ -157,8 +157,8 @@ $G worth gargon --setup 4p --options draw-three --always --players greedy --marg
   --max-deals 2000 --seed 47 --no-progress --table $OUT/options-gargon-greedy-always.parquet
 $G worth gargon --setup 4p --options --players "ismcts:100+greedy*3" --margin 0.03 \
   --decisive 0.1 --max-deals 300 --seed 47 --no-progress --table $OUT/options-gargon-ismcts.parquet
-$G worth garner --setup standard --options --players greedy --margin 0.03 --decisive 0.1 \
-  --max-deals 2000 --seed 47 --no-progress --table $OUT/options-garner-greedy.parquet
+$G worth garner --setup C --options --players greedy --margin 0.03 --decisive 0.1 \
+  --max-deals 2000 --seed 47 --no-progress --table $OUT/options-garner-c-greedy.parquet
 $G worth deck_the_yard --options --players greedy:claim_characters --margin 0.03 \
   --decisive 0.1 --max-deals 4000 --seed 47 --no-progress \
   --table $OUT/options-deck-the-yard.parquet

@@ -457,6 +457,16 @@ def _line(view: Any, legal: Sequence[Move]) -> list[bool]:
     return out
 
 
+def _half(view: Any, legal: Sequence[Move]) -> list[bool]:
+    weights = view.config.weights
+    top = max(weights)
+    suit_of = view.t.suit_of
+    return [
+        isinstance(m, Collect) and weights[suit_of[view.stacks[m.sites[0]][-1]]] < top
+        for m in legal
+    ]
+
+
 #: Garner's classes of moves in the rules' words
 OPTIONS = Options(
     {
@@ -471,6 +481,11 @@ OPTIONS = Options(
             "distributing a card in a straight line or diagonally (to another site on its row, "
             "column or diagonal)",
             _line,
+        ),
+        "collect-half": Option(
+            "collecting a group of a suit worth less than a whole suit (setup C's nine-card "
+            "suit, worth half)",
+            _half,
         ),
     }
 )
