@@ -21,7 +21,7 @@ from gamelib.gargon.search import restrict_options
 from gamelib.garner import GARNER
 from gamelib.registry import get_game
 from gamelib.restrict import keep, restriction
-from gamelib.sim import simulate
+from gamelib.sim import run_fingerprint, run_spec, simulate
 
 
 def _without_names(table: pd.DataFrame) -> pd.DataFrame:
@@ -285,3 +285,14 @@ def test_a_study_asks_for_option_worth_and_a_rerun_settles_it_from_the_cache(
     again.plan()
     assert capsys.readouterr().out.startswith("1 decision(s) settled by the deals held")
     pd.testing.assert_frame_equal(again.run()["o"], got)
+
+
+def test_unrestricted_runs_keep_their_keys_and_restricted_runs_get_their_own() -> None:
+    """The restriction lives in the player's name: a plain run's key is what it was before
+    restricted players existed; each restriction is a key of its own."""
+    config = GARGON.config("4p")
+    plain = run_spec(config, ["greedy"] * 4, 10, 1, False)
+    assert run_fingerprint(plain) == "126201486f9dffd2030f"  # the key from before (test_worth)
+    specs = [f"greedy:{mode}={cls}" for mode in ("forbid", "always") for cls in ("pass", "three")]
+    keys = {run_fingerprint(run_spec(config, [p] + ["greedy"] * 3, 10, 1, False)) for p in specs}
+    assert len(keys) == len(specs) and run_fingerprint(plain) not in keys
