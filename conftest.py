@@ -6,13 +6,20 @@ Set before any test module is imported and before any kernel starts: kernels inh
 environment of the process that starts them.  A test that needs another cache sets its own
 (``monkeypatch.setenv`` or a subprocess's ``env``).  ``tests/test_project.py`` checks, with a
 temporary home folder, that a test session leaves ``~/.cache/gamelib`` as it found it.
+
+nbval runs the committed notebooks with one core kept busy (a spinning process beside them, from
+the first notebook on): their outputs must still be the committed ones, so no clock cuts a
+committed answer on a loaded machine.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from typing import Any
 
 #: the folders a test session keeps to itself, by the variable that moves each
 PRIVATE = ("GAMELIB_CACHE", "IPYTHONDIR", "MPLCONFIGDIR", "JUPYTER_RUNTIME_DIR")
@@ -23,5 +30,17 @@ for _name in PRIVATE:
     os.makedirs(os.environ[_name], exist_ok=True)
 
 
+#: the spinning process beside nbval's notebooks (started with the first)
+_BUSY: list[subprocess.Popen[bytes]] = []
+
+
+def pytest_runtest_setup(item: Any) -> None:
+    if item.path.suffix == ".ipynb" and not _BUSY:
+        _BUSY.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
+
+
 def pytest_unconfigure() -> None:
+    for busy in _BUSY:
+        busy.kill()
+        busy.wait()
     shutil.rmtree(_ROOT, ignore_errors=True)
