@@ -289,4 +289,3 @@ def test_a_run_with_the_stored_tier_off_never_changes_the_committed_answers(
     assert _compared_outputs(r["on"]["nb"]) == _committed(stem), (
         f"{stem}: after a run with the stored tier off, the committed parameters show other outputs"
     )
-
