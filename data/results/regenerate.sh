@@ -148,6 +148,9 @@ $G worth gargon --setup 4p --cards value --players greedy --margin 0.01 --max-de
   --seed 48 --no-progress --table $OUT/worth-gargon-greedy-seed48.parquet
 $G worth deck_the_yard --cards pattern --players greedy:claim_characters --margin 0.02 \
   --max-deals 6000 --seed 47 --no-progress --table $OUT/worth-deck-the-yard-patterns.parquet
+# the same pattern table at the search level (rollout:50, about 40 minutes on one core)
+$G worth deck_the_yard --cards pattern --players rollout:50 --margin 0.02 --max-deals 2000 \
+  --seed 47 --no-progress --workers 1 --table $OUT/worth-deck-the-yard-rollout.parquet
 # notebook 07: option worth (restricted play) — each game's classes of moves forbidden to a
 # greedy holder (Gargon also at the search level, and forced: always drawing three on a pass),
 # every arm through the reference engine, stored so the notebook decides them from the files
