@@ -35,7 +35,9 @@ import contextlib
 import hashlib
 import importlib
 import json
+import os
 import random
+import subprocess
 import sys
 import time
 import warnings
@@ -286,20 +288,8 @@ def write_bytecode(package: Path | None = None) -> bool:
     return bool(compileall.compile_dir(folder, quiet=1))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Warm numba's cache for every game (or the games named), one line per game; write
-    gamelib's bytecode first."""
-    from gamelib.registry import GAMES
-
-    if not write_bytecode():
-        print("gamelib.warm: some of gamelib's modules did not compile to bytecode (above)")
-
-    names = list(argv if argv is not None else sys.argv[1:]) or list(GAMES)
-    unknown = [n for n in names if n not in GAMES]
-    if unknown:
-        print(f"gamelib.warm: unknown game(s) {', '.join(unknown)}; known: {', '.join(GAMES)}")
-        return 2
-    total = time.perf_counter()
+def _warm_here(names: Sequence[str]) -> list[str]:
+    """Warm ``names`` one after another in this process, one line each; the games that failed."""
     failed = []
     for name in names:
         t0 = time.perf_counter()
@@ -317,6 +307,50 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         how = "compiled" if cold else "already cached, loaded"
         print(f"{name}: {how} in {time.perf_counter() - t0:.1f} s ({'; '.join(paths)})", flush=True)
+    return failed
+
+
+def _warm_side_by_side(names: Sequence[str], at_once: int) -> list[str]:
+    """Warm each game in a process of its own (``python -m gamelib.warm GAME``), ``at_once``
+    at a time, and print their lines in the order named; the games that failed.  Each game's
+    kernels are its own modules and numba writes its cache files atomically, so a fresh
+    install waits for the slowest game rather than for the sum."""
+    running: dict[str, subprocess.Popen[str]] = {}
+    waiting = list(names)
+    failed = []
+    for name in names:
+        while waiting and len(running) < at_once:
+            nxt = waiting.pop(0)
+            running[nxt] = subprocess.Popen(
+                [sys.executable, "-m", "gamelib.warm", "--one", nxt],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        out, _ = running[name].communicate()
+        print(out, end="", flush=True)
+        if running.pop(name).returncode != 0:
+            failed.append(name)
+    return failed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Warm numba's cache for every game (or the games named), one line per game; write
+    gamelib's bytecode first.  With more than one core the games compile side by side."""
+    from gamelib.registry import GAMES
+
+    args = list(argv if argv is not None else sys.argv[1:])
+    if args[:1] == ["--one"]:  # one game, in this process (a worker of _warm_side_by_side)
+        return 1 if _warm_here(args[1:]) else 0
+    if not write_bytecode():
+        print("gamelib.warm: some of gamelib's modules did not compile to bytecode (above)")
+    names = args or list(GAMES)
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        print(f"gamelib.warm: unknown game(s) {', '.join(unknown)}; known: {', '.join(GAMES)}")
+        return 2
+    total = time.perf_counter()
+    at_once = min(len(names), os.cpu_count() or 1)
+    failed = _warm_here(names) if at_once < 2 else _warm_side_by_side(names, at_once)
     seconds = time.perf_counter() - total
     if failed:
         print(f"gamelib.warm: {', '.join(failed)} could not be compiled ({seconds:.1f} s)")

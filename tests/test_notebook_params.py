@@ -3,8 +3,9 @@
 a new seed, another level or rule field, on small budgets — run through papermill against an
 empty study cache and must finish; the first set, run again on the same cache, plays nothing and
 prints the same outputs; each bad parameter stops the notebook with its one-line message before
-any game is played (a notebook's first bad set through papermill, the others through its cells up
-to its parameter check, run in the test's process: the same code, without a kernel's start).
+any game is played (00's first bad set through papermill — every notebook stops through the same
+``gamelib.study.check`` — the others through the notebook's cells up to its parameter check, run
+in the test's process: the same code, without a kernel's start).
 
 The matrix is the notebooks' own (their authors keep it); the check the issue meets uses others.
 The runs go three at a time (each kernel is its own process), then each test reads its result.
@@ -54,12 +55,13 @@ def _matrix() -> dict[str, dict[str, Any]]:
     }
 
 
-#: notebooks run at their committed parameters with the stored tier off, then normally in the
-#: same cache with both cores busy: the second run must show the committed outputs (a budget
-#: stop of the first, made with other tiers, is never replayed by the second; no clock cuts a
-#: committed answer).  One notebook: the cache and the tiers are the library's, and 06 reads
-#: every game's studies (its stored-tier-off run plays them all, about four minutes)
+#: notebooks run with the stored tier off on a short budget (``OFF``: the clock stops the play
+#: part way), then at their committed parameters in the same cache with both cores busy: the
+#: second run must show the committed outputs (a budget stop of the first, made with other
+#: tiers, is never replayed by the second; no clock cuts a committed answer).  One notebook:
+#: the cache and the tiers are the library's, and 06 reads every game's studies
 TIERS = ["06-what-to-print"]
+OFF = {"MINUTES": 0.2}
 #: (every notebook at its committed parameters on a busy machine is nbval's run: the root
 #: conftest.py keeps a core busy beside it, and its outputs must be the committed ones.)
 #: Papermill runs at once: a run waits on its kernel's start and its messages part of the time,
@@ -142,14 +144,18 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         return {"first": first, "again": again, "before": before, "after": _chunks(where / "cache")}
 
     def tiers(stem: str, where: Path) -> dict[str, Any]:
-        off = _run(stem, {}, where / "cache", where / "off.ipynb", {"GAMELIB_STORED": "none"})
+        off = _run(stem, OFF, where / "cache", where / "off.ipynb", {"GAMELIB_STORED": "none"})
         with _busy():
             return {"off": off, "on": _run(stem, {}, where / "cache", where / "on.ipynb")}
 
+    matrix = _matrix()
+    kernel_bad = min(matrix)  # the one notebook whose first bad set goes through a kernel
     with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
         for stem in TIERS:
             tasks[f"{stem}-tiers"] = pool.submit(tiers, stem, base / f"{stem}-tiers")
-        for stem, spec in _matrix().items():
+        # the later notebooks first: they ask the most (07 alone takes about a minute a run),
+        # so the short runs fill in at the end
+        for stem, spec in sorted(matrix.items(), reverse=True):
             for i, case in enumerate(spec.get("runs", [])):
                 where = base / f"{stem}-run-{i}"
                 if i == 0:
@@ -159,16 +165,17 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                         _run, stem, case["parameters"], where / "cache", where / "out.ipynb",
                         share_costs=True,
                     )  # fmt: skip
-            for i, case in enumerate(spec.get("bad", [])[:1]):  # the first through a kernel
-                where = base / f"{stem}-bad-{i}"
-                tasks[f"{stem}-bad-{i}"] = pool.submit(
-                    _run, stem, case["parameters"], where / "cache", where / "out.ipynb"
-                )
+        where = base / f"{kernel_bad}-bad-0"
+        tasks[f"{kernel_bad}-bad-0"] = pool.submit(
+            _run, kernel_bad, matrix[kernel_bad]["bad"][0]["parameters"], where / "cache",
+            where / "out.ipynb",
+        )  # fmt: skip
         done = {k: f.result() for k, f in tasks.items()}
     # the others through the notebook's own cells, here: no kernel to start (each costs about
     # six seconds), no other run in flight to share the environment with
-    for stem, spec in _matrix().items():
-        for i, case in enumerate(spec.get("bad", [])[1:], start=1):
+    for stem, spec in matrix.items():
+        first = 1 if stem == kernel_bad else 0
+        for i, case in enumerate(spec.get("bad", [])[first:], start=first):
             done[f"{stem}-bad-{i}"] = _check_cells(
                 stem, case["parameters"], base / f"{stem}-bad-{i}"
             )

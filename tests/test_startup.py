@@ -187,6 +187,20 @@ def test_warm_says_one_line_per_game(
     assert lines[-1].startswith("gamelib.warm: every game's engines are cached")
 
 
+def test_warm_compiles_games_side_by_side_and_says_them_in_order(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each game in a process of its own (python -m gamelib.warm --one GAME), two at a time
+    # here; the lines come back in the order the games were named
+    monkeypatch.setattr(warm.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(warm, "write_bytecode", lambda package=None: 1)
+    assert warm.main(["gargon", "deck_the_yard"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split(":")[0] for ln in lines[:2]] == ["gargon", "deck_the_yard"]
+    assert "ismcts:8" in lines[0] and "rollout:2, oracle:2" in lines[1]
+    assert lines[-1].startswith("gamelib.warm: every game's engines are cached")
+
+
 def test_a_few_games_on_the_reference_engine_start_no_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
