@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,12 +41,10 @@ from gamelib.core import ConfigError
 from gamelib.restrict import MODES
 from gamelib.sim import game_of, player_name
 from gamelib.sim.checks import Names, check_output_path
-from gamelib.sim.chunks import n_seats
-from gamelib.verdict.budget import need_columns
 from gamelib.verdict.questions import Question
-from gamelib.verdict.run import COLUMNS, Run, Sequential, Unit, attach_runs, play_units
+from gamelib.verdict.run import COLUMNS, Run, Sequential
 from gamelib.verdict.sequential import Band
-from gamelib.verdict.worth import arm_shares, store_arms
+from gamelib.verdict.worth import arm_shares, check_family, holder_lineup, play_arms
 
 __all__ = [
     "CLAIMS",
@@ -183,17 +180,8 @@ def option_worth(
             raise ConfigError(f"{name(what)} must lie between 0 and 1, got {v!r}")
     if mode == "forbid" and decisive <= margin:
         raise ConfigError(f"{name('decisive')} must exceed {name('margin')} ({margin:g})")
-    if not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1:
-        raise ConfigError(f"{name('max_deals')} must be a whole number ≥ 1, got {max_deals!r}")
-    for what, v in (("alpha", alpha), ("beta", beta)):
-        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
-            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
-    seats = n_seats(config)
-    lineup = [level] * seats if isinstance(level, str) else list(level)
-    if len(lineup) != seats:
-        raise ConfigError(f"{seats} players play this config, got the line-up {lineup}")
-    for p in lineup:
-        game.player(p)
+    check_family(name, max_deals, alpha, beta)
+    lineup = holder_lineup(game, config, level)
     holder = player_name(lineup[0])
     specs = [f"{holder}:{mode}={c}" for c in classes]
     for spec in specs:
@@ -214,16 +202,9 @@ def option_worth(
         run = Run(config, list(seats_k), True, seed, max_deals)
         run.engine = "python"
         runs.append(run)
-    label = ",".join(player_name(p) for p in lineup) if len(set(lineup)) > 1 else holder
-    unit = Unit(label, runs, qs, {}, 1)
     call = {"game": game.name, "options": mode, "lineup": lineup, "seed": seed}
-    attach_runs(runs, "options", call, how, ["n_winners"])
-    got: dict[str, list[pd.DataFrame]] = {}
-    rows, played, _ = play_units([unit], runs, f"option worth ({mode})", game.name, how, got)
-    if tables is not None:
-        tables["options"] = got[label]
-    if out is not None:
-        store_arms(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
+    what = f"option worth ({mode})"
+    rows = play_arms(game.name, lineup, runs, qs, what, "options", call, how, tables, out)
     frame = pd.DataFrame(rows, columns=COLUMNS)
     step = 2 if mode == "forbid" else 1
     table = frame.iloc[::step].reset_index(drop=True)

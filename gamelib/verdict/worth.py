@@ -51,10 +51,13 @@ __all__ = [
     "amended",
     "arms",
     "change_text",
+    "check_family",
     "direction_changes",
     "format_worth",
+    "holder_lineup",
     "holder_share",
     "observed_worth",
+    "play_arms",
     "store_arms",
     "worth",
     "worth_rows",
@@ -203,17 +206,9 @@ def worth(
         raise ConfigError(f"{name('kind')} of {game.name} must be one of {kinds}, got {kind!r}")
     if not isinstance(margin, int | float) or isinstance(margin, bool) or not 0 < margin < 1:
         raise ConfigError(f"{name('margin')} must lie between 0 and 1, got {margin!r}")
-    if not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1:
-        raise ConfigError(f"{name('max_deals')} must be a whole number ≥ 1, got {max_deals!r}")
-    for what, v in (("alpha", alpha), ("beta", beta)):  # the family's, before the split
-        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
-            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
-    seats = n_seats(config)
-    lineup = [level] * seats if isinstance(level, str) else list(level)
-    if len(lineup) != seats:
-        raise ConfigError(f"{seats} players play this config, got the line-up {lineup}")
-    for p in lineup:
-        game.player(p)  # an unknown name is refused before any game
+    check_family(name, max_deals, alpha, beta)
+    lineup = holder_lineup(game, config, level)
+    seats = len(lineup)
     targets = arms(config, kind)
     k = len(targets)
     how = Sequential(
@@ -225,17 +220,9 @@ def worth(
         run = Run(config, lineup, True, seed, max_deals)
         run.edit = check_edit(game, (kind, target), seats)
         runs.append(run)
-    label = ",".join(player_name(p) for p in lineup) if len(set(lineup)) > 1 else lineup[0]
     qs: list[Question] = [Worth(i, margin, _card_name(kind, t)) for i, t in enumerate(targets)]
-    unit = Unit(label, runs, qs, {}, 1)
     call = {"game": game.name, "worth": kind, "lineup": lineup, "seed": seed}
-    attach_runs(runs, "worth", call, how, ["n_winners"])
-    got: dict[str, list[pd.DataFrame]] = {}
-    rows, played, _ = play_units([unit], runs, f"{kind} worth", game.name, how, got)
-    if tables is not None:
-        tables["worth"] = got[label]
-    if out is not None:
-        store_arms(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
+    rows = play_arms(game.name, lineup, runs, qs, f"{kind} worth", "worth", call, how, tables, out)
     table = pd.DataFrame(rows, columns=COLUMNS)
     table.insert(0, "card", targets)
     table.attrs["worth"] = {
@@ -249,6 +236,57 @@ def worth(
         "correction": f"Bonferroni: each of the {k} rows at α/{k} and β/{k}",
     }
     return table
+
+
+def check_family(name: Names, max_deals: Any, alpha: Any, beta: Any) -> None:
+    """Refuse, in one line naming it, a deal budget that is not a whole number ≥ 1 or a
+    family's error rate (before the split over its rows) outside (0, 0.5)."""
+    if not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1:
+        raise ConfigError(f"{name('max_deals')} must be a whole number ≥ 1, got {max_deals!r}")
+    for what, v in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 0.5:
+            raise ConfigError(f"{name(what)} must lie between 0 and 0.5, got {v!r}")
+
+
+def holder_lineup(game: Any, config: Any, level: str | Sequence[str]) -> list[str]:
+    """The line-up ``level`` names — a player for every seat, or a line-up whose first player
+    is the holder — with every name made once, so an unknown one is refused before any game."""
+    seats = n_seats(config)
+    lineup = [level] * seats if isinstance(level, str) else list(level)
+    if len(lineup) != seats:
+        raise ConfigError(f"{seats} players play this config, got the line-up {lineup}")
+    for p in lineup:
+        game.player(p)
+    return lineup
+
+
+def play_arms(
+    game: str,
+    lineup: Sequence[str],
+    runs: Sequence[Run],
+    questions: Sequence[Question],
+    what: str,
+    key: str,
+    call: dict[str, Any],
+    how: Sequential,
+    tables: dict[str, list[pd.DataFrame]] | None,
+    out: str | os.PathLike[str] | None,
+) -> list[dict[str, Any]]:
+    """Play the arms ``runs`` (every one on the same deals, the line-up's seats rotated) as
+    one unit decided by ``questions``, and return its verdict rows; ``tables[key]`` gets the
+    games the verdicts read, and ``out`` every arm's games with their provenance
+    (:func:`store_arms`).  Card worth and option worth both play through it."""
+    label = ",".join(player_name(p) for p in lineup) if len(set(lineup)) > 1 else lineup[0]
+    arms_ = list(runs)
+    unit = Unit(label, arms_, list(questions), {}, 1)
+    attach_runs(arms_, key, call, how, ["n_winners"])
+    got: dict[str, list[pd.DataFrame]] = {}
+    rows, played, _ = play_units([unit], arms_, what, game, how, got)
+    if tables is not None:
+        tables[key] = got[label]
+    if out is not None:
+        store_arms(runs, played[0], need_columns(lineup, ["n_winners"]), Path(out))
+    return rows
 
 
 def store_arms(runs: Sequence[Run], upto: int, columns: Sequence[str], path: Path) -> None:
